@@ -1,0 +1,255 @@
+"""What every rule set provides, and the shared pieces they are built from.
+
+A rule set is one module under ``hogbench/rules/`` with a ``RuleSet`` subclass named ``RULES``.
+It defines its game once, as
+
+* plain course functions (``roll_dice``, ``take_turn``, ``play`` ...) that follow the course text
+  and serve as the readable reference, and
+* a ``GameModel``: the game as a graph of states, built from the same rule functions, which both
+  engines (exact and Monte Carlo) run on.
+
+The model is factored so that large state spaces stay small in memory: a choice at a state picks a
+*roll kind* (a small probability distribution over turn values, tabulated once), and ``resolve``
+maps (state, choice, value) to the next state. Both are numba functions with fixed signatures so
+the engines can take them as arguments and still be cached on disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+from numba import njit, types
+
+from hogbench.errors import IllegalChoice, UsageError
+
+# Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
+OTHER = 0  # the other player moves next, at next_state (seen from their side)
+SAME = 1  # the same player moves again, at next_state
+WIN = 2  # the player who moved has won
+LOSE = 3  # the player who moved has lost
+TIE = 4  # the game is over and tied
+
+ROLL_KIND_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64)
+RESOLVE_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64, types.int64)
+
+
+@njit(cache=True)
+def outcome(next_state: int, kind: int) -> int:
+    """Pack a successor state and an outcome kind into one int64."""
+    return next_state * 8 + kind
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """A rule set as arrays and two compiled functions; the engines' only view of a game.
+
+    States are numbered 0..n_states-1 and always seen from the side of the player to move.
+    """
+
+    n_states: int
+    start: int
+    observation: np.ndarray  # state -> index into a decision table (what the strategy sees)
+    order: np.ndarray  # states, each level's successors before it
+    level_ptr: np.ndarray  # order[level_ptr[i]:level_ptr[i+1]] is level i
+    cyclic: bool  # transitions may stay inside a level: solve each level by iteration
+    params: np.ndarray  # int64 parameters for the compiled functions (goal, options)
+    roll_kind: Callable  # (params, state, choice) -> row of the distribution table
+    resolve: Callable  # (params, state, choice, value) -> outcome(next_state, kind)
+    dist_ptr: np.ndarray
+    dist_value: np.ndarray
+    dist_prob: np.ndarray
+    choices: np.ndarray  # every legal choice, for solving
+    canonical: np.ndarray = field(default=None)  # observation -> a representative state
+
+    @functools.cached_property
+    def dist_cum(self) -> np.ndarray:
+        """Cumulative probabilities within each distribution row, the last of each exactly 1."""
+        cum = np.empty_like(self.dist_prob)
+        for row in range(len(self.dist_ptr) - 1):
+            a, b = self.dist_ptr[row], self.dist_ptr[row + 1]
+            cum[a:b] = np.cumsum(self.dist_prob[a:b])
+            cum[b - 1] = 1.0
+        return cum
+
+
+def distribution_table(rows: list[dict[int, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pack a list of {value: probability} rows into CSR arrays (ptr, value, prob)."""
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    values: list[int] = []
+    probs: list[float] = []
+    for i, row in enumerate(rows):
+        for value in sorted(row):
+            if row[value] > 0:
+                values.append(value)
+                probs.append(row[value])
+        ptr[i + 1] = len(values)
+    return ptr, np.array(values, dtype=np.int64), np.array(probs, dtype=np.float64)
+
+
+def dice_distribution(
+    num_rolls: int, faces: tuple[int, ...], points: Callable[[tuple[int, ...]], int]
+) -> dict[int, float]:
+    """Exact distribution of ``points(outcomes)`` when ``num_rolls`` fair dice are rolled.
+
+    Only the multiset of outcomes matters, so this walks the multisets with their multinomial
+    weights rather than every ordered roll.
+    """
+    from math import factorial, prod
+
+    dist: dict[int, float] = {}
+    total = len(faces) ** num_rolls
+    for combo in itertools.combinations_with_replacement(faces, num_rolls):
+        counts = [combo.count(f) for f in set(combo)]
+        ways = factorial(num_rolls) // prod(factorial(c) for c in counts)
+        value = points(combo)
+        dist[value] = dist.get(value, 0.0) + ways / total
+    return dist
+
+
+def levels_by_key(keys: np.ndarray, within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Order states by descending level key (successors have larger keys), ``within`` ascending.
+
+    Returns (order, level_ptr) for a GameModel.
+    """
+    if within is None:
+        within = np.zeros_like(keys)
+    order = np.lexsort((within, -keys)).astype(np.int64)
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    level_ptr = np.r_[starts, len(order)].astype(np.int64)
+    return order, level_ptr
+
+
+def digits(n: int) -> list[int]:
+    """The decimal digits of a non-negative number (7 has the single digit 7)."""
+    return [int(d) for d in str(n)]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A strategy that ships with hogbench: ``make(**params)`` returns the strategy function."""
+
+    make: Callable[..., Callable]
+    help: str
+
+
+class RuleSet:
+    """Base class of a rule set. Subclasses set the class attributes and build the model."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: the strategy's parameters, in order, e.g. ("score", "opponent_score")
+    strategy_args: ClassVar[tuple[str, ...]]
+    #: function names looked for in a submitted file, in order of preference
+    strategy_names: ClassVar[tuple[str, ...]] = ("final_strategy", "strategy")
+    #: option name -> (default, one-line description)
+    options_help: ClassVar[dict[str, tuple[Any, str]]] = {}
+    #: (rule name, one line on it), for ``hogbench rules``
+    rule_lines: ClassVar[tuple[tuple[str, str], ...]] = ()
+    default_goal: ClassVar[int] = 100
+    baseline: ClassVar[str] = "always_roll:6"
+
+    def __init__(self, goal: int | None = None, **options: Any) -> None:
+        self.goal = self.default_goal if goal is None else int(goal)
+        if self.goal < 1:
+            raise UsageError(f"--goal must be at least 1, got {goal}")
+        unknown = set(options) - set(self.options_help)
+        if unknown:
+            known = ", ".join(self.options_help) or "none"
+            raise UsageError(
+                f"unknown option {sorted(unknown)[0]!r} for rule set {self.name} (options: {known})"
+            )
+        self.options = {k: default for k, (default, _) in self.options_help.items()}
+        for key, value in options.items():
+            self.options[key] = _coerce_option(self.name, key, value, self.options_help[key][0])
+
+    # -- identity ---------------------------------------------------------------------------
+    @property
+    def key(self) -> str:
+        """A stable string naming the rule set, goal and options (used in caches and stores)."""
+        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.name}:goal={self.goal}" + (f":{opts}" if opts else "")
+
+    def __repr__(self) -> str:
+        return f"<rules {self.key}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSet) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    # -- what a strategy sees and answers -----------------------------------------------------
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        """Shape of a decision table; by default both scores in [0, goal)."""
+        return (self.goal, self.goal)
+
+    def observations(self) -> Iterator[tuple]:
+        """The argument tuples a strategy is called with, in decision-table order."""
+        return iter(np.ndindex(*self.obs_shape))
+
+    def obs_args(self, index: int) -> tuple:
+        """The argument tuple for one flat decision-table index."""
+        return tuple(int(i) for i in np.unravel_index(index, self.obs_shape))
+
+    def choice(self, value: Any) -> int:
+        """Validate one strategy answer and return it as the engine's int; raise IllegalChoice."""
+        return check_int_choice(value, 0, 10)
+
+    def describe_choice(self, choice: int) -> str:
+        return f"roll {choice}"
+
+    # -- the engines' view --------------------------------------------------------------------
+    @functools.cached_property
+    def model(self) -> GameModel:
+        return self.build_model()
+
+    def build_model(self) -> GameModel:  # pragma: no cover - every rule set overrides it
+        raise NotImplementedError
+
+    def builtins(self) -> dict[str, Builtin]:
+        """Strategies shipped with this rule set, by spec name."""
+        return {}
+
+    def state_args(self, state: int) -> tuple:
+        """The strategy's arguments at an engine state (via the model's observation)."""
+        return self.obs_args(int(self.model.observation[state]))
+
+    def describe_state(self, state: int) -> str:
+        """A short human description of an engine state, for errors and `watch`."""
+        return ", ".join(
+            f"{n}={v}" for n, v in zip(self.strategy_args, self.state_args(state), strict=False)
+        )
+
+
+def check_int_choice(value: Any, low: int, high: int) -> int:
+    """A legal answer is an int (not a bool, not a float) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise IllegalChoice(f"returned {value!r} ({type(value).__name__}), not an int")
+    if not low <= value <= high:
+        raise IllegalChoice(f"returned {value}, outside {low}..{high}")
+    return int(value)
+
+
+def _coerce_option(rules: str, key: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise UsageError(f"option {key} of {rules} takes true or false, got {value!r}")
+    if isinstance(default, int):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise UsageError(f"option {key} of {rules} takes a whole number, got {value!r}") from None
+    return value

@@ -1,0 +1,267 @@
+"""Hog, CS 61A Summer 2021: Sow Sad, Piggy Points, More Boar.
+
+Rules (from the course text):
+
+* Sow Sad. If any of the dice outcomes is a 1, the current player's score for the turn is 1.
+* Piggy Points. A player who chooses to roll zero dice scores ``k + 4`` points, where ``k`` is the
+  absolute value of the tens digit minus the ones digit in the opponent's score. If the
+  opponent's score is only one digit, assume the tens digit is 0. You may not assume that the
+  score is under 100.
+* More Boar. After the points for the turn are added to the current player's score, the current
+  player takes an extra turn if the minimum digit of the current player's score is strictly
+  smaller than the minimum digit of the opponent's score and the maximum digit of the current
+  player's score is strictly larger than the maximum digit of the opponent's score. More Boar can
+  be activated multiple times in a row for the same player.
+
+Readings: tens = (score // 10) % 10, so Piggy Points is defined past 100; a score's digits are
+its own (7 has the single digit 7); a player who reaches the goal has won and does not go again.
+
+The first half of this module is the course's own code (the readable reference); the second
+half builds the engines' model from the same functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
+    announce_lead_changes,
+    both,
+    make_announce_highest,
+    say_scores,
+    silence,
+)
+from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
+from hogbench.rules.base import (
+    OTHER,
+    RESOLVE_SIGNATURE,
+    ROLL_KIND_SIGNATURE,
+    SAME,
+    WIN,
+    Builtin,
+    GameModel,
+    RuleSet,
+    dice_distribution,
+    distribution_table,
+    levels_by_key,
+    outcome,
+)
+
+GOAL_SCORE = 100
+
+# ---------------------------------------------------------------------------------------------
+# The course's functions
+# ---------------------------------------------------------------------------------------------
+
+
+def sow_sad(outcomes) -> int:
+    """Sow Sad: the turn scores 1 if any outcome is a 1, else the sum of the outcomes."""
+    return 1 if 1 in outcomes else sum(outcomes)
+
+
+def roll_dice(num_rolls, dice=six_sided):
+    """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
+    unless any of the outcomes is 1. In that case, return 1.
+
+    >>> roll_dice(4, make_test_dice(4, 6, 1))
+    1
+    """
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert num_rolls > 0, "Must roll at least once."
+    return sow_sad([dice() for _ in range(num_rolls)])
+
+
+@njit(cache=True)
+def piggy_points(score):
+    """Return the points scored by rolling 0 dice according to Piggy Points.
+
+    >>> piggy_points(23)
+    5
+    """
+    tens = (score // 10) % 10
+    ones = score % 10
+    return abs(tens - ones) + 4
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided, goal=GOAL_SCORE):
+    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 in the case of a player using
+    Piggy Points. Return the points scored for the turn by the current player.
+    """
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
+    assert num_rolls <= 10, "Cannot roll more than 10 dice."
+    if num_rolls == 0:
+        return int(piggy_points(opponent_score))
+    return roll_dice(num_rolls, dice)
+
+
+@njit(cache=True)
+def smallest_and_largest_digit(n):
+    """The smallest and largest decimal digit of N >= 0 (7 has the single digit 7)."""
+    smallest, largest = n % 10, n % 10
+    n //= 10
+    while n > 0:
+        d = n % 10
+        smallest = min(smallest, d)
+        largest = max(largest, d)
+        n //= 10
+    return smallest, largest
+
+
+@njit(cache=True)
+def more_boar(player_score, opponent_score):
+    """Return whether the player gets an extra turn.
+
+    >>> more_boar(25, 43)
+    True
+    >>> more_boar(32, 33)
+    False
+    """
+    player_min, player_max = smallest_and_largest_digit(player_score)
+    opponent_min, opponent_max = smallest_and_largest_digit(opponent_score)
+    return player_min < opponent_min and player_max > opponent_max
+
+
+def next_player(who):
+    """Return the other player, for a player WHO numbered 0 or 1."""
+    return 1 - who
+
+
+def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
+    """Simulate a game and return the final scores of both players, with Player 0's score first,
+    and Player 1's score second.
+
+    A strategy is a function that takes two total scores as arguments (the current player's
+    score, and the opponent's score), and returns a number of dice that the current player will
+    roll this turn.
+    """
+    who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
+    while score0 < goal and score1 < goal:
+        if who == 0:
+            score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
+            extra = more_boar(score0, score1)
+        else:
+            score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
+            extra = more_boar(score1, score0)
+        say = say(score0, score1)
+        if not extra:
+            who = next_player(who)
+    return score0, score1
+
+
+announce_highest = make_announce_highest(
+    "Player {who} has reached a new maximum point gain. {gain} point(s)!"
+)
+
+
+def always_roll(n):
+    """Return a strategy that always rolls N dice."""
+    assert 0 <= n <= 10
+
+    def strategy(score, opponent_score):
+        return n
+
+    return strategy
+
+
+def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+    """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
+    return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
+
+
+def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+    """Roll 0 dice if that gives an extra turn through More Boar, or at least CUTOFF points;
+    otherwise roll NUM_ROLLS."""
+    if more_boar(score + piggy_points(opponent_score), opponent_score):
+        return 0
+    return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
+
+
+def final_strategy(score, opponent_score):
+    """The course's placeholder final strategy."""
+    return 6
+
+
+# ---------------------------------------------------------------------------------------------
+# The engines' model, built from the functions above
+# ---------------------------------------------------------------------------------------------
+
+MAX_DICE = 10
+ZERO_DICE_KIND = MAX_DICE  # the roll-kind row for rolling 0 dice (one value, 0, certain)
+
+
+@njit(ROLL_KIND_SIGNATURE, cache=True)
+def _roll_kind(params, state, choice):
+    return ZERO_DICE_KIND if choice == 0 else choice - 1
+
+
+@njit(RESOLVE_SIGNATURE, cache=True)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    score, opponent = state // goal, state % goal
+    points = piggy_points(opponent) if choice == 0 else value
+    score += points
+    if score >= goal:
+        return WIN
+    if more_boar(score, opponent):
+        return outcome(score * goal + opponent, SAME)
+    return outcome(opponent * goal + score, OTHER)
+
+
+class HogSu21(RuleSet):
+    name = "hog-su21"
+    title = "Hog, CS 61A Summer 2021"
+    strategy_args = ("score", "opponent_score")
+    rule_lines = (
+        ("Sow Sad", "any die showing 1 makes the turn score 1"),
+        ("Piggy Points", "rolling 0 scores |tens - ones| of the opponent's score + 4"),
+        ("More Boar", "extra turn if your smallest digit < theirs and your largest > theirs"),
+    )
+
+    def build_model(self) -> GameModel:
+        goal = self.goal
+        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), sow_sad) for n in range(1, MAX_DICE + 1)]
+        rows.append({0: 1.0})
+        ptr, values, probs = distribution_table(rows)
+        scores = np.arange(goal * goal, dtype=np.int64)
+        order, level_ptr = levels_by_key(scores // goal + scores % goal)
+        return GameModel(
+            n_states=goal * goal,
+            start=0,
+            observation=scores,
+            order=order,
+            level_ptr=level_ptr,
+            cyclic=False,
+            params=np.array([goal], dtype=np.int64),
+            roll_kind=_roll_kind,
+            resolve=_resolve,
+            dist_ptr=ptr,
+            dist_value=values,
+            dist_prob=probs,
+            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
+        )
+
+    def builtins(self) -> dict[str, Builtin]:
+        return {
+            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
+            "piggypoints_strategy": Builtin(
+                lambda cutoff=8, num_rolls=6: _bind(piggypoints_strategy, cutoff, num_rolls),
+                "0 dice when Piggy Points gives >= cutoff, else num_rolls",
+            ),
+            "more_boar_strategy": Builtin(
+                lambda cutoff=8, num_rolls=6: _bind(more_boar_strategy, cutoff, num_rolls),
+                "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls",
+            ),
+        }
+
+
+def _bind(strategy, cutoff, num_rolls):
+    def bound(score, opponent_score):
+        return strategy(score, opponent_score, cutoff, num_rolls)
+
+    bound.__name__ = f"{strategy.__name__}(cutoff={cutoff}, num_rolls={num_rolls})"
+    return bound
+
+
+RULES = HogSu21
