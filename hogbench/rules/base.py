@@ -67,14 +67,115 @@ class GameModel:
     canonical: np.ndarray = field(default=None)  # observation -> a representative state
 
     @functools.cached_property
-    def dist_cum(self) -> np.ndarray:
-        """Cumulative probabilities within each distribution row, the last of each exactly 1."""
-        cum = np.empty_like(self.dist_prob)
-        for row in range(len(self.dist_ptr) - 1):
-            a, b = self.dist_ptr[row], self.dist_ptr[row + 1]
-            cum[a:b] = np.cumsum(self.dist_prob[a:b])
-            cum[b - 1] = 1.0
-        return cum
+    def transitions(self) -> Transitions:
+        """Every (state, choice) outcome resolved once, when that fits in memory.
+
+        Resolving digits and bonuses costs more than the engines' arithmetic, so engines run on
+        these arrays when they exist; with too many states (hog-su20 with Feral Hogs state) they
+        call ``resolve`` directly and ``transitions`` is empty.
+        """
+        m = self
+        n_choices = len(m.choices)
+        size = _count_transitions(m.roll_kind, m.params, m.n_states, m.choices, m.dist_ptr)
+        if size > MAX_TRANSITIONS:
+            return Transitions.empty()
+        row_ptr = np.zeros(m.n_states * n_choices + 1, dtype=np.int64)
+        codes = np.empty(size, dtype=np.int64)
+        probs = np.empty(size, dtype=np.float64)
+        _fill_transitions(
+            m.roll_kind,
+            m.resolve,
+            m.params,
+            m.n_states,
+            m.choices,
+            m.dist_ptr,
+            m.dist_value,
+            m.dist_prob,
+            row_ptr,
+            codes,
+            probs,
+        )
+        return Transitions(row_ptr, codes, probs)
+
+
+#: Above this many (state, choice, outcome) entries the engines resolve outcomes on the fly.
+MAX_TRANSITIONS = 25_000_000
+
+
+@dataclass(frozen=True)
+class Transitions:
+    """CSR arrays: row ``x * len(choices) + i`` lists the outcomes of choices[i] at state x."""
+
+    row_ptr: np.ndarray
+    codes: np.ndarray  # outcome(next_state, kind)
+    probs: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Transitions:
+        return cls(np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
+
+    @property
+    def available(self) -> bool:
+        return len(self.row_ptr) > 1
+
+
+_roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
+_resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
+
+
+@njit(
+    types.int64(_roll_kind_t, types.int64[::1], types.int64, types.int64[::1], types.int64[::1]),
+    cache=True,
+)
+def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
+    total = 0
+    for x in range(n_states):
+        for c in choices:
+            k = roll_kind(params, x, c)
+            total += dist_ptr[k + 1] - dist_ptr[k]
+    return total
+
+
+@njit(
+    types.void(
+        _roll_kind_t,
+        _resolve_t,
+        types.int64[::1],
+        types.int64,
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.float64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.float64[::1],
+    ),
+    cache=True,
+)
+def _fill_transitions(
+    roll_kind,
+    resolve,
+    params,
+    n_states,
+    choices,
+    dist_ptr,
+    dist_value,
+    dist_prob,
+    row_ptr,
+    codes,
+    probs,
+):
+    j = 0
+    row = 0
+    for x in range(n_states):
+        for c in choices:
+            k = roll_kind(params, x, c)
+            for d in range(dist_ptr[k], dist_ptr[k + 1]):
+                codes[j] = resolve(params, x, c, dist_value[d])
+                probs[j] = dist_prob[d]
+                j += 1
+            row += 1
+            row_ptr[row] = j
 
 
 def distribution_table(rows: list[dict[int, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -111,7 +212,9 @@ def dice_distribution(
     return dist
 
 
-def levels_by_key(keys: np.ndarray, within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def levels_by_key(
+    keys: np.ndarray, within: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Order states by descending level key (successors have larger keys), ``within`` ascending.
 
     Returns (order, level_ptr) for a GameModel.
@@ -251,5 +354,7 @@ def _coerce_option(rules: str, key: str, value: Any, default: Any) -> Any:
         try:
             return int(value)
         except (TypeError, ValueError):
-            raise UsageError(f"option {key} of {rules} takes a whole number, got {value!r}") from None
+            raise UsageError(
+                f"option {key} of {rules} takes a whole number, got {value!r}"
+            ) from None
     return value
