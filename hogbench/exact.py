@@ -69,12 +69,12 @@ def _expected(g, x, c, v_self, v_other):
     return total
 
 
-_game_t = types.Tuple((_roll_kind_t, _resolve_t, _i8, _i8, _i8, _f8, _i8, _i8, _i8, _f8))
+GAME_TYPE = types.Tuple((_roll_kind_t, _resolve_t, _i8, _i8, _i8, _f8, _i8, _i8, _i8, _f8))
 
 
 @njit(
     types.int64(
-        _game_t,
+        GAME_TYPE,
         _i8,
         _i8,
         _i8,
@@ -110,7 +110,7 @@ def _evaluate(g, observation, order, level_ptr, cyclic, table_a, table_b, va, vb
 
 @njit(
     types.int64(
-        _game_t,
+        GAME_TYPE,
         _i8,
         _i8,
         _i8,

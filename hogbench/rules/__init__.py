@@ -16,26 +16,32 @@ from hogbench.rules.base import RuleSet
 DEFAULT_RULES = "hog-su21"
 
 
+def names() -> list[str]:
+    """Rule-set names: module hog_su21 is rule set hog-su21 (importing none of them)."""
+    return sorted(
+        info.name.replace("_", "-")
+        for info in pkgutil.iter_modules(__path__)
+        if info.name != "base"
+    )
+
+
 @functools.cache
+def rules_class(name: str) -> type[RuleSet]:
+    """The class of the rule set called NAME; UsageError if there is none."""
+    if name not in names():
+        raise UsageError(f"unknown rule set {name!r} (known: {', '.join(names())})")
+    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+    return module.RULES
+
+
 def registry() -> dict[str, type[RuleSet]]:
-    """Rule-set name -> class, discovered from the modules of this package."""
-    found: dict[str, type[RuleSet]] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name == "base":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        rules = getattr(module, "RULES", None)
-        if rules is not None:
-            found[rules.name] = rules
-    return dict(sorted(found.items()))
+    """Rule-set name -> class, for every rule set (this imports them all)."""
+    return {name: rules_class(name) for name in names()}
 
 
 def get_rules(name: str = DEFAULT_RULES, goal: int | None = None, **options: Any) -> RuleSet:
     """The rule set called NAME, with a goal and options; UsageError if there is none."""
-    rules = registry().get(name)
-    if rules is None:
-        raise UsageError(f"unknown rule set {name!r} (known: {', '.join(registry())})")
-    return rules(goal, **options)
+    return rules_class(name)(goal, **options)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:

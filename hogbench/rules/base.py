@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import functools
 import itertools
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from hogbench.errors import IllegalChoice, UsageError
+
+# Rule sets hand their compiled functions to the engines as first-class function values, which
+# numba still labels experimental; the feature is what keeps the engines generic and cached.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 # Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
 OTHER = 0  # the other player moves next, at next_state (seen from their side)
@@ -286,6 +292,10 @@ class RuleSet:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+    def __getstate__(self) -> dict:
+        # Workers rebuild the model: it is large and holds compiled functions.
+        return {k: v for k, v in self.__dict__.items() if k != "model"}
 
     # -- what a strategy sees and answers -----------------------------------------------------
     @property

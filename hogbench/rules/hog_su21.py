@@ -60,6 +60,9 @@ def sow_sad(outcomes) -> int:
     return 1 if 1 in outcomes else sum(outcomes)
 
 
+dice_points = sow_sad  # every Hog rule set names its dice rule dice_points for the experiments
+
+
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
     unless any of the outcomes is 1. In that case, return 1.

@@ -1,0 +1,3 @@
+from hogbench.cli import main
+
+main()

@@ -1,0 +1,307 @@
+"""The command line: parse, call, render. No game logic lives here."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hogbench.errors import HogbenchError
+
+app = typer.Typer(
+    help="Measure strategies for Hog and its cousins: duels, exact win rates, tournaments.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+experiment_app = typer.Typer(help="The course's experiments.", no_args_is_help=True)
+app.add_typer(experiment_app, name="experiment")
+
+out = Console()
+err = Console(stderr=True)
+_state = {"debug": False}
+
+# -- shared options ----------------------------------------------------------------------------
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set (see `hogbench rules`).")]
+GoalOpt = Annotated[int | None, typer.Option("--goal", help="Score to win (default 100).")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Rule option name=value, e.g. feral_hogs=false."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Random seed (default: random).")]
+JobsOpt = Annotated[
+    int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Number of games.")]
+
+
+@app.callback()
+def main_options(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    _state["debug"] = debug
+
+
+def main() -> None:
+    """Entry point: run the app, turning hogbench errors into one line and an exit code."""
+    try:
+        app(standalone_mode=False)
+    except HogbenchError as exc:
+        if _state["debug"]:
+            raise
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except (typer.Exit, SystemExit) as exc:
+        sys.exit(getattr(exc, "exit_code", getattr(exc, "code", 0)))
+    except typer.Abort:
+        err.print("aborted")
+        sys.exit(1)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+
+
+def _rules(name: str, goal: int | None, options: list[str] | None):
+    from hogbench.rules import get_rules, parse_options
+
+    return get_rules(name, goal, **parse_options(options))
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is not None and jobs < 1:
+        from hogbench.errors import UsageError
+
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    return jobs or os.cpu_count() or 1
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=str))
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.4f}%"
+
+
+def _progress(total: int, label: str):
+    """A progress bar on stderr; returns (advance, close)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    progress = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    task = progress.add_task(label, total=total)
+    progress.start()
+    return (lambda n: progress.advance(task, n)), progress.stop
+
+
+# -- commands ----------------------------------------------------------------------------------
+@app.command()
+def duel(
+    a: Annotated[str, typer.Argument(help="Strategy A: file.py, file.py:name or a built-in.")],
+    b: Annotated[str, typer.Argument(help="Strategy B (default: the rule set's baseline).")] = "",
+    games: GamesOpt = 100_000,
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    seed: SeedOpt = None,
+    jobs: JobsOpt = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact win probabilities.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A match of two strategies, first player alternating: wins, losses and ties of A."""
+    from hogbench.duel import run_duel
+    from hogbench.errors import UsageError
+    from hogbench.loading import load_entrant
+
+    rule_set = _rules(rules, goal, option)
+    if not exact and games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    entrant_a = load_entrant(a, rule_set)
+    entrant_b = load_entrant(b or rule_set.baseline, rule_set)
+    seed = None if exact else (random.randrange(2**32) if seed is None else seed)
+    advance, close = (None, None)
+    if not exact and not as_json and games > 200_000:
+        advance, close = _progress(games, "games")
+    try:
+        result = run_duel(
+            rule_set, entrant_a, entrant_b, games, seed, _jobs(jobs), exact, progress=advance
+        )
+    finally:
+        if close:
+            close()
+    if as_json:
+        _print_json(result.to_dict())
+        return
+    _render_duel(result)
+
+
+def _render_duel(result) -> None:
+    r = result
+    title = f"{r.a.name} vs {r.b.name} · {r.rules.key}"
+    table = Table(title=title, title_style="bold")
+    if r.exact:
+        table.add_column("seating")
+        table.add_column(f"{r.a.name} wins", justify="right")
+        for label, seat in (("A first", r.first), ("A second", r.second), ("average", r.total)):
+            table.add_row(label, _pct(seat.win_rate))
+        out.print(table)
+        out.print(f"exact, {1000 * r.seconds:.1f} ms")
+        return
+    for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
+        table.add_column(col, justify="left" if col == "seating" else "right")
+    from hogbench.duel import wilson
+
+    for label, seat in (("A first", r.first), ("A second", r.second), ("total", r.total)):
+        low, high = wilson(seat.wins + seat.ties / 2, seat.games)
+        table.add_row(
+            label,
+            f"{seat.games:,}",
+            f"{seat.wins:,}",
+            f"{seat.losses:,}",
+            f"{seat.ties:,}",
+            _pct(seat.win_rate),
+            f"{_pct(low)} – {_pct(high)}",
+            style="bold" if label == "total" else None,
+        )
+    out.print(table)
+    out.print(f"seed {r.seed} · {r.games_per_second:,.0f} games/s · {r.seconds:.2f} s")
+    for e in (r.a, r.b):
+        if e.live_reason:
+            out.print(f"[yellow]{e.name} played live (not a table): {e.live_reason}[/]")
+
+
+@app.command("rules")
+def list_rules(as_json: JsonOpt = False) -> None:
+    """The rule sets, their options and one line on each rule."""
+    from hogbench.rules import DEFAULT_RULES, registry
+
+    data = [
+        {
+            "name": cls.name,
+            "title": cls.title,
+            "default": cls.name == DEFAULT_RULES,
+            "strategy": f"({', '.join(cls.strategy_args)})",
+            "options": {k: {"default": d, "help": h} for k, (d, h) in cls.options_help.items()},
+            "rules": dict(cls.rule_lines),
+        }
+        for cls in registry().values()
+    ]
+    if as_json:
+        _print_json(data)
+        return
+    for item in data:
+        default = " [dim](default)[/]" if item["default"] else ""
+        out.print(f"[bold]{item['name']}[/]{default}: {item['title']}  strategy{item['strategy']}")
+        for rule, line in item["rules"].items():
+            out.print(f"  • [cyan]{rule}[/]: {line}")
+        for key, opt in item["options"].items():
+            out.print(f"  option [green]{key}[/]={opt['default']}: {opt['help']}")
+
+
+@experiment_app.command("max-scoring-num-rolls")
+def max_scoring_num_rolls(
+    rules: RulesOpt = "hog-su21",
+    dice: Annotated[str, typer.Option("--dice", help="six or four.")] = "six",
+    games: Annotated[int, typer.Option("-n", "--trials", help="Trials per number of dice.")] = 1000,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Average turn score for 1 to 10 dice, beside the exact expectation."""
+    from hogbench.errors import UsageError
+    from hogbench.experiments import best_num_rolls, turn_scores
+
+    sides = {"six": 6, "four": 4, "6": 6, "4": 4}.get(dice)
+    if sides is None:
+        raise UsageError(f"--dice takes six or four, got {dice!r}")
+    if games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    rule_set = _rules(rules, None, None)
+    seed = random.randrange(2**32) if seed is None else seed
+    rows = turn_scores(rule_set, sides, games, seed)
+    best = best_num_rolls(rows)
+    if as_json:
+        _print_json(
+            {
+                "rules": rule_set.name,
+                "dice": sides,
+                "trials": games,
+                "seed": seed,
+                "max_scoring_num_rolls": best,
+                "rows": [r.__dict__ for r in rows],
+            }
+        )
+        return
+    table = Table(title=f"Average turn score · {rule_set.name} · {sides}-sided dice")
+    for col in ("dice", "average", "95% interval", "exact"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            str(r.num_rolls),
+            f"{r.mean:.3f}",
+            f"{r.ci_low:.3f} – {r.ci_high:.3f}",
+            f"{r.exact:.4f}",
+            style="bold green" if r.num_rolls == best else None,
+        )
+    out.print(table)
+    out.print(f"max_scoring_num_rolls: [bold]{best}[/] (seed {seed}, {games} trials each)")
+
+
+@experiment_app.command("win-rate")
+def win_rate(
+    strategy: Annotated[str, typer.Argument(help="The strategy to measure.")],
+    baseline: Annotated[str, typer.Option("--baseline", help="Opponent.")] = "",
+    games: Annotated[int, typer.Option("-n", "--trials", help="Games per seating.")] = 1000,
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    seed: SeedOpt = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact average win rate.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The course's average_win_rate: STRATEGY against a baseline, both seatings."""
+    from hogbench.duel import run_duel
+    from hogbench.errors import UsageError
+    from hogbench.loading import load_entrant
+
+    if not exact and games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    rule_set = _rules(rules, goal, option)
+    a = load_entrant(strategy, rule_set)
+    b = load_entrant(baseline or rule_set.baseline, rule_set)
+    seed = None if exact else (random.randrange(2**32) if seed is None else seed)
+    result = run_duel(rule_set, a, b, 2 * games, seed, 1, exact)
+    if as_json:
+        _print_json({"average_win_rate": result.total.win_rate, **result.to_dict()})
+        return
+    how = "exact" if exact else f"{2 * games:,} games, seed {seed}"
+    out.print(
+        f"average_win_rate({a.name}, baseline={b.name}) = [bold]{result.total.win_rate:.6f}[/]"
+        f" ({how})"
+    )
+
+
+if __name__ == "__main__":
+    main()
