@@ -5,16 +5,32 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from typing import Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
 from hogbench.errors import HogbenchError
 
+
+class _Commands(TyperGroup):
+    """Report hogbench errors as one line on stderr with their exit code (2 usage, 1 failure)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except HogbenchError as exc:
+            if _state["debug"]:
+                raise
+            err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Measure strategies for Hog and its cousins: duels, exact win rates, tournaments.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -50,26 +66,8 @@ def main_options(
 
 
 def main() -> None:
-    """Entry point: run the app, turning hogbench errors into one line and an exit code."""
-    try:
-        app(standalone_mode=False)
-    except HogbenchError as exc:
-        if _state["debug"]:
-            raise
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
-        sys.exit(exc.exit_code)
-    except (typer.Exit, SystemExit) as exc:
-        sys.exit(getattr(exc, "exit_code", getattr(exc, "code", 0)))
-    except typer.Abort:
-        err.print("aborted")
-        sys.exit(1)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
+    """The console script's entry point."""
+    app()
 
 
 def _rules(name: str, goal: int | None, options: list[str] | None):

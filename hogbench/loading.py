@@ -90,7 +90,7 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
     try:
         return builtin.make(*spec.params, **dict(spec.kwargs))
     except (TypeError, AssertionError, ValueError) as exc:
-        raise UsageError(f"{spec.text}: bad parameters ({exc or builtin.help})") from None
+        raise UsageError(f"{spec.text}: bad parameters ({str(exc) or builtin.help})") from None
 
 
 @dataclass

@@ -57,19 +57,19 @@ def _finish(kind, a_moves):
 
 @njit(cache=True)
 def _rows_for_table(row_ptr, codes, probs, n_choices, first_choice, observation, table):
-    """One strategy's rows of the transitions, as cumulative probabilities, likeliest first.
+    """One strategy's rows of the transitions, likeliest outcome first.
 
-    A duel only ever takes one choice per state for each player; these compact rows stay in
-    cache where the full transitions (every choice) do not, and the likeliest-first order
-    shortens the search for the drawn outcome.
+    Returns (ptr, packed) where packed[j] = (cumulative probability, outcome code). A duel only
+    ever takes one choice per state for each player: these rows stay in cache where the full
+    transitions (every choice) do not, the pairs put each draw's data on one cache line, and
+    likeliest-first shortens the search for the drawn outcome.
     """
     n = len(observation)
     ptr = np.zeros(n + 1, dtype=np.int64)
     for x in range(n):
         row = x * n_choices + table[observation[x]] - first_choice
         ptr[x + 1] = ptr[x] + row_ptr[row + 1] - row_ptr[row]
-    out_codes = np.empty(ptr[n], dtype=np.int64)
-    out_cum = np.empty(ptr[n], dtype=np.float64)
+    packed = np.empty((ptr[n], 2), dtype=np.float64)
     for x in range(n):
         row = x * n_choices + table[observation[x]] - first_choice
         lo = row_ptr[row]
@@ -77,20 +77,20 @@ def _rows_for_table(row_ptr, codes, probs, n_choices, first_choice, observation,
         acc = 0.0
         for i in range(len(order)):
             acc += probs[lo + order[i]]
-            out_codes[ptr[x] + i] = codes[lo + order[i]]
-            out_cum[ptr[x] + i] = acc
-        out_cum[ptr[x + 1] - 1] = 1.0
-    return ptr, out_codes, out_cum
+            packed[ptr[x] + i, 0] = acc
+            packed[ptr[x] + i, 1] = codes[lo + order[i]]  # exact: codes are far below 2**53
+        packed[ptr[x + 1] - 1, 0] = 1.0
+    return ptr, packed
 
 
 @njit(cache=True)
-def _draw(ptr, codes, cum, x, u):
+def _draw(ptr, packed, x, u):
     """The outcome code at state X for the uniform draw U, from compact rows."""
     j = ptr[x]
     last = ptr[x + 1] - 1
-    while j < last and u >= cum[j]:
+    while j < last and u >= packed[j, 0]:
         j += 1
-    return codes[j]
+    return np.int64(packed[j, 1])
 
 
 @njit(cache=True)
@@ -107,7 +107,7 @@ def _draw_direct(g, x, c, u):
     return resolve(params, x, c, dist_value[j])
 
 
-_rows_t = types.Tuple((types.int64[::1], types.int64[::1], types.float64[::1]))
+_rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1]))
 
 
 @njit(
@@ -148,7 +148,7 @@ def _play_tables(
                 rng, u = _next_uniform(rng)
                 if compact:
                     rows = rows_a if a_moves else rows_b
-                    code = _draw(rows[0], rows[1], rows[2], x, u)
+                    code = _draw(rows[0], rows[1], x, u)
                 else:
                     table = table_a if a_moves else table_b
                     code = _draw_direct(g, x, table[observation[x]], u)
@@ -272,11 +272,11 @@ def _table(choices: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(choices, dtype=np.int64)
 
 
-def _rows(m, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rows(m, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Compact rows for one table, or empty arrays when the model has no transitions."""
     t = m.transitions
     if not t.available:
-        return np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+        return np.zeros(1, np.int64), np.zeros((0, 2), np.float64)
     return _rows_for_table(
         t.row_ptr, t.codes, t.probs, len(m.choices), int(m.choices[0]), m.observation, table
     )

@@ -160,7 +160,7 @@ announce_highest = make_announce_highest(
 
 def always_roll(n):
     """Return a strategy that always rolls N dice."""
-    assert 0 <= n <= 10
+    assert 0 <= n <= 10, f"always_roll takes 0 to 10 dice, got {n}"
 
     def strategy(score, opponent_score):
         return n

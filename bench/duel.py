@@ -1,0 +1,101 @@
+"""Monte Carlo throughput: hogbench against the course's own play + make_averaged loop.
+
+Both run here, in this process, on one core, with the same two strategies; the script prints
+the median of several repetitions of each and the ratio. It then times the whole command
+`hogbench duel <file> always_roll:6 -n 100000` as a user runs it (warm caches).
+
+    python bench/duel.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hogbench.experiments import make_averaged
+from hogbench.rules import get_rules
+from hogbench.rules.hog_su21 import always_roll, more_boar_strategy, play, six_sided
+from hogbench.simulate import simulate
+from hogbench.tables import tabulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def strategy(score, opponent_score):
+    return more_boar_strategy(score, opponent_score, 8, 6)
+
+
+def course_loop(games: int) -> float:
+    """The course's way: make_averaged over play() with real dice; returns games per second."""
+
+    def first_player_wins(strategy0, strategy1):
+        score0, score1 = play(strategy0, strategy1, dice=six_sided)
+        return score0 > score1
+
+    start = time.perf_counter()
+    make_averaged(first_player_wins, games // 2)(strategy, always_roll(6))
+    make_averaged(first_player_wins, games // 2)(always_roll(6), strategy)
+    return games / (time.perf_counter() - start)
+
+
+def hogbench_engine(rules, a, b, games: int, seed: int) -> float:
+    start = time.perf_counter()
+    simulate(rules, a, b, games, seed, jobs=1)
+    return games / (time.perf_counter() - start)
+
+
+def median_of(repeat: int, run) -> float:
+    return statistics.median(run() for _ in range(repeat))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--course-games", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=200_000)
+    args = parser.parse_args()
+
+    rules = get_rules("hog-su21")
+    start = time.perf_counter()
+    a = ("table", tabulate(strategy, rules, "more_boar_strategy").choices)
+    b = ("table", tabulate(always_roll(6), rules, "always_roll(6)").choices)
+    table_seconds = time.perf_counter() - start
+    hogbench_engine(rules, a, b, 1000, 0)  # load compiled kernels and the model once
+
+    course = median_of(args.repeat, lambda: course_loop(args.course_games))
+    ours = median_of(args.repeat, lambda: hogbench_engine(rules, a, b, args.games, 1))
+    print(f"course play + make_averaged: {course:12,.0f} games/s (median of {args.repeat})")
+    print(f"hogbench Monte Carlo engine: {ours:12,.0f} games/s (median of {args.repeat})")
+    print(f"ratio: {ours / course:,.0f}x   (making both tables took {table_seconds:.3f} s)")
+
+    command = [
+        sys.executable,
+        "-m",
+        "hogbench",
+        "duel",
+        str(ROOT / "tests/files/good_su21.py"),
+        "always_roll:6",
+        "-n",
+        "100000",
+        "--seed",
+        "1",
+    ]
+    subprocess.run(command, check=True, capture_output=True)  # warm the caches
+
+    def wall() -> float:
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+    print(
+        f"`hogbench duel FILE always_roll:6 -n 100000`, warm: {median_of(3, wall):.2f} s wall"
+        " (median of 3)"
+    )
+
+
+if __name__ == "__main__":
+    main()

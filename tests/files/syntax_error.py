@@ -1,0 +1,2 @@
+def final_strategy(score, opponent_score)
+    return 4

@@ -1,0 +1,160 @@
+"""The command line: real runs through CliRunner, every bad input, and one real subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from hogbench.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_duel_json_has_the_promised_fields():
+    result = run("duel", "always_roll:6", "always_roll:4", "-n", 2000, "--seed", 1, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in (
+        "rules",
+        "options",
+        "a",
+        "b",
+        "games",
+        "wins",
+        "losses",
+        "ties",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "seed",
+        "exact",
+        "first",
+        "second",
+    ):
+        assert key in data
+    assert data["games"] == 2000 and data["exact"] is False and data["seed"] == 1
+    assert data["wins"] + data["losses"] + data["ties"] == 2000
+    assert data["first"]["games"] == data["second"]["games"] == 1000
+    assert data["ci_low"] < data["win_rate"] < data["ci_high"]
+
+
+def test_duel_table_shows_seats_and_seed(files):
+    result = run("duel", files / "good_su21.py", "always_roll:6", "-n", 1000, "--seed", 42)
+    assert result.exit_code == 0, result.output
+    assert "Test Team" in result.stdout
+    assert "A first" in result.stdout and "A second" in result.stdout and "seed 42" in result.stdout
+
+
+def test_duel_exact_matches_plain_recursion():
+    from tests.reference import su21_win_probability
+
+    result = run("duel", "always_roll:5", "always_roll:3", "--goal", 30, "--exact", "--json")
+    data = json.loads(result.stdout)
+    first = su21_win_probability(lambda s, o: 5, lambda s, o: 3, 30)
+    second = 1 - su21_win_probability(lambda s, o: 3, lambda s, o: 5, 30)
+    assert data["exact"] is True
+    assert data["first"]["win_rate"] == pytest.approx(first, abs=1e-12)
+    assert data["second"]["win_rate"] == pytest.approx(second, abs=1e-12)
+    assert data["win_rate"] == pytest.approx((first + second) / 2, abs=1e-12)
+
+
+def test_randomised_strategy_plays_live_and_is_refused_exactly(files):
+    result = run("duel", files / "randomised.py", "always_roll:6", "-n", 400, "--seed", 2)
+    assert result.exit_code == 0, result.output
+    assert "played live" in result.stdout
+    result = run("duel", files / "randomised.py", "always_roll:6", "--exact")
+    assert result.exit_code == 1
+    assert "not a decision table" in result.stderr
+
+
+def test_sibling_import_loads(files):
+    result = run("duel", files / "sibling" / "contest.py", "always_roll:6", "--exact")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["duel", "always_roll:6", "--rules", "hog-nope"], 2, "unknown rule set 'hog-nope'"),
+        (["duel", "always_roll:6", "-o", "colour=red"], 2, "unknown option 'colour'"),
+        (["duel", "always_roll:6", "-o", "feral_hogs", "--rules", "hog-su20"], 2, "name=value"),
+        (["duel", "missing.py"], 2, "no such strategy file: missing.py"),
+        (["duel", "always_roll:6", "-n", "0"], 2, "-n must be at least 1"),
+        (["duel", "always_roll:6", "-n", "-5"], 2, "-n must be at least 1"),
+        (["duel", "always_roll:11"], 2, "always_roll takes 0 to 10 dice"),
+        (["duel", "no_such_builtin"], 2, "unknown strategy 'no_such_builtin'"),
+        (["duel", "always_roll:6", "--jobs", "0"], 2, "--jobs must be at least 1"),
+        (["experiment", "max-scoring-num-rolls", "--dice", "seven"], 2, "six or four"),
+    ],
+)
+def test_usage_errors(args, code, words):
+    result = run(*args)
+    assert result.exit_code == code, result.output
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("syntax_error.py", "syntax error at line 1"),
+        ("no_strategy.py", "no strategy function"),
+        ("ambiguous.py", "ambiguous strategy"),
+        ("illegal_value.py", "(42, 7)"),
+    ],
+)
+def test_bad_strategy_files(files, name, words):
+    result = run("duel", files / name, "always_roll:6", "-n", 100)
+    assert result.exit_code == 1, result.output
+    assert words in result.stderr
+    assert name in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_illegal_value_names_state_and_value(files):
+    result = run("duel", files / "illegal_value.py", "-n", 100)
+    assert "11" in result.stderr and "(42, 7)" in result.stderr
+
+
+def test_rules_lists_every_rule_set_with_options():
+    result = run("rules", "--json")
+    data = {r["name"]: r for r in json.loads(result.stdout)}
+    assert data["hog-su21"]["default"] is True
+    assert "Sow Sad" in data["hog-su21"]["rules"]
+
+
+def test_experiment_max_scoring_num_rolls_json():
+    result = run("experiment", "max-scoring-num-rolls", "-n", 300, "--seed", 1, "--json")
+    data = json.loads(result.stdout)
+    assert 1 <= data["max_scoring_num_rolls"] <= 10
+    exact = {r["num_rolls"]: r["exact"] for r in data["rows"]}
+    assert exact[1] == pytest.approx(3.5)
+    # two dice: 1 with prob 11/36, else the sum of two dice from 2..6: mean 6 over 25 outcomes
+    assert exact[2] == pytest.approx(11 / 36 + 25 / 36 * 8)
+
+
+def test_experiment_win_rate_exact():
+    result = run(
+        "experiment",
+        "win-rate",
+        "always_roll:6",
+        "--baseline",
+        "always_roll:6",
+        "--exact",
+        "--json",
+    )
+    assert json.loads(result.stdout)["average_win_rate"] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_help_in_a_real_subprocess():
+    proc = subprocess.run(
+        [sys.executable, "-m", "hogbench", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0
+    assert "duel" in proc.stdout and "experiment" in proc.stdout
