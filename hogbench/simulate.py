@@ -21,7 +21,7 @@ from joblib import Parallel, delayed
 from numba import njit, types
 
 from hogbench.errors import HogbenchError
-from hogbench.exact import GAME_TYPE, game_tuple
+from hogbench.exact import GAME_TYPE
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
@@ -55,30 +55,36 @@ def _finish(kind, a_moves):
     return 0 if (kind == WIN) == a_moves else 1
 
 
-@njit(cache=True)
-def _rows_for_table(row_ptr, codes, probs, n_choices, first_choice, observation, table):
-    """One strategy's rows of the transitions, likeliest outcome first.
+_rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1]))
 
-    Returns (ptr, packed) where packed[j] = (cumulative probability, outcome code). A duel only
-    ever takes one choice per state for each player: these rows stay in cache where the full
-    transitions (every choice) do not, the pairs put each draw's data on one cache line, and
-    likeliest-first shortens the search for the drawn outcome.
+
+@njit(_rows_t(GAME_TYPE, types.int64[::1], types.int64[::1]), cache=True)
+def _rows_for_table(g, observation, table):
+    """One strategy's outcomes at every state, likeliest first: (ptr, packed).
+
+    packed[j] = (cumulative probability, outcome code). A duel takes one choice per state for
+    each player, so resolving just those is cheaper than the model's full transitions and stays
+    in cache; the pairs put each draw's data on one cache line, and likeliest-first shortens the
+    search for the drawn outcome.
     """
+    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g[:6]
     n = len(observation)
     ptr = np.zeros(n + 1, dtype=np.int64)
     for x in range(n):
-        row = x * n_choices + table[observation[x]] - first_choice
-        ptr[x + 1] = ptr[x] + row_ptr[row + 1] - row_ptr[row]
+        k = roll_kind(params, x, table[observation[x]])
+        ptr[x + 1] = ptr[x] + dist_ptr[k + 1] - dist_ptr[k]
     packed = np.empty((ptr[n], 2), dtype=np.float64)
     for x in range(n):
-        row = x * n_choices + table[observation[x]] - first_choice
-        lo = row_ptr[row]
-        order = np.argsort(-probs[lo : row_ptr[row + 1]], kind="mergesort")
+        c = table[observation[x]]
+        k = roll_kind(params, x, c)
+        lo = dist_ptr[k]
+        order = np.argsort(-dist_prob[lo : dist_ptr[k + 1]], kind="mergesort")
         acc = 0.0
         for i in range(len(order)):
-            acc += probs[lo + order[i]]
+            acc += dist_prob[lo + order[i]]
             packed[ptr[x] + i, 0] = acc
-            packed[ptr[x] + i, 1] = codes[lo + order[i]]  # exact: codes are far below 2**53
+            # exact as a float: outcome codes are far below 2**53
+            packed[ptr[x] + i, 1] = resolve(params, x, c, dist_value[lo + order[i]])
         packed[ptr[x + 1] - 1, 0] = 1.0
     return ptr, packed
 
@@ -105,9 +111,6 @@ def _draw_direct(g, x, c, u):
         j += 1
         acc += dist_prob[j]
     return resolve(params, x, c, dist_value[j])
-
-
-_rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1]))
 
 
 @njit(
@@ -241,7 +244,7 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         table_a, table_b = _table(a[1]), _table(b[1])
         counts = np.zeros((2, 4), dtype=np.int64)
         _play_tables(
-            game_tuple(m),
+            _light_game(m),
             _rows(m, table_a),
             _rows(m, table_b),
             m.observation,
@@ -272,13 +275,31 @@ def _table(choices: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(choices, dtype=np.int64)
 
 
+#: Above this many states a duel resolves outcomes on the spot instead of tabling them.
+MAX_COMPACT_STATES = 500_000
+
+
 def _rows(m, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Compact rows for one table, or empty arrays when the model has no transitions."""
-    t = m.transitions
-    if not t.available:
+    """Compact rows for one table, or empty arrays for models too large to tabulate."""
+    if m.n_states > MAX_COMPACT_STATES:
         return np.zeros(1, np.int64), np.zeros((0, 2), np.float64)
-    return _rows_for_table(
-        t.row_ptr, t.codes, t.probs, len(m.choices), int(m.choices[0]), m.observation, table
+    return _rows_for_table(_light_game(m), m.observation, table)
+
+
+def _light_game(m) -> tuple:
+    """The kernels' model tuple without the full transitions (a duel never needs them)."""
+    empty_i, empty_f = np.zeros(1, np.int64), np.zeros(0, np.float64)
+    return (
+        m.roll_kind,
+        m.resolve,
+        m.params,
+        m.dist_ptr,
+        m.dist_value,
+        m.dist_prob,
+        m.choices,
+        empty_i,
+        empty_i[:0],
+        empty_f,
     )
 
 
