@@ -301,5 +301,90 @@ def win_rate(
     )
 
 
+@experiment_app.command("sweep")
+def sweep(
+    strategy: Annotated[str, typer.Argument(help="A built-in, e.g. bacon_strategy:num_rolls=6.")],
+    param: Annotated[str, typer.Option("--param", help="The parameter to vary.")] = "cutoff",
+    low: Annotated[int, typer.Option("--from", help="First value.")] = 0,
+    high: Annotated[int, typer.Option("--to", help="Last value.")] = 12,
+    baseline: Annotated[str, typer.Option("--baseline", help="Opponent.")] = "",
+    games: Annotated[
+        int | None,
+        typer.Option("-n", "--games", help="Monte Carlo games per value (default: exact)."),
+    ] = None,
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    seed: SeedOpt = None,
+    png: Annotated[str | None, typer.Option("--png", help="Also plot to this PNG file.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Average win rate against a baseline for each value of one parameter (e.g. cutoffs)."""
+    from hogbench.errors import UsageError
+    from hogbench.experiments import sweep as run_sweep
+
+    if high < low:
+        raise UsageError(f"--to ({high}) is below --from ({low})")
+    if games is not None and games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    rule_set = _rules(rules, goal, option)
+    seed = random.randrange(2**32) if seed is None else seed
+    points = run_sweep(
+        rule_set,
+        strategy,
+        param,
+        list(range(low, high + 1)),
+        baseline or rule_set.baseline,
+        games,
+        seed,
+    )
+    best = max(points, key=lambda p: p.win_rate)
+    if png:
+        _plot_sweep(points, strategy, param, png)
+    if as_json:
+        _print_json(
+            {
+                "rules": rule_set.key,
+                "strategy": strategy,
+                "param": param,
+                "exact": games is None,
+                "seed": None if games is None else seed,
+                "best": best.value,
+                "points": [p.__dict__ for p in points],
+            }
+        )
+        return
+    table = Table(
+        title=f"{strategy} by {param} vs {baseline or rule_set.baseline} · {rule_set.key}"
+    )
+    for col in (param, "A first", "A second", "average win rate"):
+        table.add_column(col, justify="right")
+    for p in points:
+        table.add_row(
+            str(p.value),
+            _pct(p.first),
+            _pct(p.second),
+            _pct(p.win_rate),
+            style="bold green" if p is best else None,
+        )
+    out.print(table)
+    out.print(f"best {param}: [bold]{best.value}[/]" + ("" if games is None else f" (seed {seed})"))
+
+
+def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot([p.value for p in points], [p.win_rate for p in points], marker="o")
+    ax.axhline(0.5, color="grey", linewidth=0.8)
+    ax.set(xlabel=param, ylabel="average win rate", title=strategy)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 if __name__ == "__main__":
     main()

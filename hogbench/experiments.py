@@ -167,3 +167,42 @@ def best_num_rolls(rows: list[TurnScore]) -> int:
     """The course's choice: the highest average, ties to fewer dice."""
     best = max(r.mean for r in rows)
     return next(r.num_rolls for r in rows if r.mean == best)
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    value: int
+    win_rate: float
+    first: float
+    second: float
+
+
+def sweep(
+    rules: RuleSet,
+    strategy: str,
+    param: str,
+    values: list[int],
+    baseline: str,
+    games: int | None = None,
+    seed: int = 0,
+) -> list[SweepPoint]:
+    """The course's cutoff experiments: STRATEGY's average win rate against BASELINE for each
+    value of one parameter (exact, or GAMES Monte Carlo games per value)."""
+    from hogbench.duel import run_duel
+    from hogbench.loading import load_entrant, parse_spec
+
+    base = parse_spec(strategy)
+    if base.is_file:
+        raise StrategyError(strategy, "a sweep varies a built-in's parameter; give a built-in")
+    opponent = load_entrant(baseline, rules)
+    points = []
+    for value in values:
+        kwargs = dict(base.kwargs) | {param: value}
+        spec = f"{base.function}:" + ",".join(f"{k}={v}" for k, v in kwargs.items())
+        result = run_duel(
+            rules, load_entrant(spec, rules), opponent, games or 0, seed, 1, games is None
+        )
+        points.append(
+            SweepPoint(value, result.total.win_rate, result.first.win_rate, result.second.win_rate)
+        )
+    return points

@@ -158,3 +158,35 @@ def test_help_in_a_real_subprocess():
     )
     assert proc.returncode == 0
     assert "duel" in proc.stdout and "experiment" in proc.stdout
+
+
+def test_experiment_sweep_matches_plain_recursion(tmp_path):
+    from hogbench.rules.hog_su21 import more_boar_strategy
+    from tests.reference import su21_win_probability
+
+    png = tmp_path / "sweep.png"
+    result = run(
+        "experiment",
+        "sweep",
+        "more_boar_strategy:num_rolls=5",
+        "--from",
+        7,
+        "--to",
+        8,
+        "--goal",
+        40,
+        "--png",
+        png,
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert png.stat().st_size > 1000
+    for point in data["points"]:
+
+        def strategy(s, o, cutoff=point["value"]):
+            return more_boar_strategy(s, o, cutoff, 5)
+
+        first = su21_win_probability(strategy, lambda s, o: 6, 40)
+        second = 1 - su21_win_probability(lambda s, o: 6, strategy, 40)
+        assert point["win_rate"] == pytest.approx((first + second) / 2, abs=1e-12)
