@@ -71,6 +71,9 @@ def pig_out(outcomes) -> int:
     return 1 if 1 in outcomes else sum(outcomes)
 
 
+dice_points = pig_out  # every Hog rule set names its dice rule dice_points for the experiments
+
+
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
     unless any of the outcomes is 1. In that case, return 1.
@@ -208,7 +211,7 @@ def swap_strategy(score, opponent_score, cutoff=8, num_rolls=6):
 
 
 def final_strategy(score, opponent_score):
-    """The course's placeholder final strategy."""
+    """A placeholder final strategy."""
     return 6
 
 
@@ -217,10 +220,13 @@ def final_strategy(score, opponent_score):
 # ---------------------------------------------------------------------------------------------
 #
 # States. Feral Hogs off: score * goal + opponent_score. Feral Hogs on:
-#     ((score * goal + opponent_score) * BUCKETS + mover_previous) * BUCKETS + opponent_previous
-# where a previous-points bucket is min(points, BUCKETS - 1): with at most 10 dice,
-# |num_rolls - points| == 2 needs points <= 12, so 13 stands for "13 or more" (build_model checks
-# that this bucketing never changes a Feral Hogs bonus).
+#     (mover_previous * BUCKETS + opponent_previous) * goal * goal + score * goal + opponent_score
+# (scores innermost: the observation is state % goal**2, and the successors of one state for
+# consecutive dice totals lie next to each other in memory). A previous-points bucket is
+# min(points, BUCKETS - 1): with at most 10 dice, |num_rolls - points| == 2 needs points <= 12,
+# so 13 stands for "13 or more" (build_model checks that this bucketing never changes a Feral
+# Hogs bonus). Every turn scores at least 1 point (Pig Out 1, Free Bacon at least 1) and a swap
+# keeps the sum of the scores, so levels by that sum make the game acyclic.
 #
 # params (int64), all tables computed by calling the course functions above:
 #   [GOAL]            goal
@@ -261,19 +267,24 @@ def _turn(params, score, opponent, choice, value, previous):
 @njit(RESOLVE_SIGNATURE, cache=True)
 def _resolve(params, state, choice, value):
     goal = params[GOAL]
-    scores = state % (goal * goal)
+    area = goal * goal
+    buckets = state // area  # 0 when Feral Hogs is off
+    scores = state - buckets * area
+    score = scores // goal
+    opponent = scores - score * goal
     if params[FERAL]:
-        previous, opponent_previous = divmod(state // (goal * goal), BUCKETS)
+        previous = buckets // BUCKETS
+        opponent_previous = buckets - previous * BUCKETS
     else:
         previous = opponent_previous = -1
-    score, opponent, points = _turn(params, scores // goal, scores % goal, choice, value, previous)
+    score, opponent, points = _turn(params, score, opponent, choice, value, previous)
     if score >= goal:
         return WIN
     if opponent >= goal:  # a swap handed the opponent the goal
         return LOSE
     following = opponent * goal + score
     if previous >= 0:
-        following += (opponent_previous * BUCKETS + min(points, BUCKETS - 1)) * goal * goal
+        following += (opponent_previous * BUCKETS + min(points, BUCKETS - 1)) * area
     return outcome(following, OTHER)
 
 
@@ -309,7 +320,8 @@ class HogSu20(RuleSet):
         feral_table = [feral_bonus(n, b) for n in choices for b in range(BUCKETS)]
         for n in choices:  # a bucket stands for every points value it holds
             for p in range(most_points + 1):
-                assert feral_bonus(n, p) == feral_bonus(n, min(p, BUCKETS - 1))
+                if feral_bonus(n, p) != feral_bonus(n, min(p, BUCKETS - 1)):
+                    raise AssertionError(f"Feral Hogs needs previous points {p} apart")
         score_rows = goal + most_points + (max(feral_table) if feral else 0)
         swap = [is_swap(s, o) for s in range(score_rows) for o in range(goal)]
         bacon_at = HEADER
@@ -356,7 +368,8 @@ class HogSu20(RuleSet):
         if self.options["feral_hogs"]:
             previous, opponent_previous = divmod(state // (self.goal * self.goal), BUCKETS)
             text += (
-                f" (previous turns: {_bucket_text(previous)}, {_bucket_text(opponent_previous)})"
+                f" (previous turn's points: {_bucket_text(previous)},"
+                f" opponent's {_bucket_text(opponent_previous)})"
             )
         return text
 
