@@ -386,5 +386,132 @@ def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
     plt.close(fig)
 
 
+def _deciders(rule_set, entrants, stack):
+    from hogbench.duel import player
+    from hogbench.simulate import decider
+
+    return [decider(rule_set, player(e, rule_set), stack) for e in entrants]
+
+
+def _render_turn(turn, names: list[str]) -> None:
+    step = turn.step
+    dice = f" {' '.join(map(str, step.dice))}" if step.dice else ""
+    what = "; ".join(step.events)
+    out.print(
+        f"[bold]{names[turn.player]}[/] ▸ {turn.choice}{dice} → {what}   "
+        f"[dim]{names[0]} {turn.scores[0]} – {turn.scores[1]} {names[1]}[/]",
+        highlight=False,
+    )
+    for line in turn.commentary:
+        out.print(f"   [italic cyan]{line}[/]", highlight=False)
+    if turn.over:
+        verdict = "tie" if turn.winner is None else f"{names[turn.winner]} wins"
+        out.print(f"[bold green]{verdict}[/] {turn.scores[0]} – {turn.scores[1]}")
+
+
+@app.command()
+def watch(
+    a: Annotated[str, typer.Argument(help="Player 0 (moves first).")],
+    b: Annotated[str, typer.Argument(help="Player 1 (default: the baseline).")] = "",
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One game turn by turn: dice, the rules that fired, scores and commentary."""
+    from contextlib import ExitStack
+
+    from hogbench.loading import load_entrant
+    from hogbench.watch import play_game
+
+    rule_set = _rules(rules, goal, option)
+    entrants = [load_entrant(a, rule_set), load_entrant(b or rule_set.baseline, rule_set)]
+    names = [e.name for e in entrants]
+    if names[0] == names[1]:
+        names = [f"{n} (player {i})" for i, n in enumerate(names)]
+    seed = random.randrange(2**32) if seed is None else seed
+    with ExitStack() as stack:
+        turns = list(play_game(rule_set, _deciders(rule_set, entrants, stack), seed))
+    if as_json:
+        _print_json(
+            {
+                "rules": rule_set.key,
+                "seed": seed,
+                "players": names,
+                "winner": turns[-1].winner,
+                "scores": turns[-1].scores,
+                "turns": [
+                    {
+                        "player": t.player,
+                        "choice": t.choice,
+                        "dice": t.step.dice,
+                        "events": t.step.events,
+                        "scores": t.scores,
+                        "commentary": t.commentary,
+                    }
+                    for t in turns
+                ],
+            }
+        )
+        return
+    out.print(f"[bold]{names[0]}[/] vs [bold]{names[1]}[/] · {rule_set.key} · seed {seed}")
+    for turn in turns:
+        _render_turn(turn, names)
+
+
+@app.command()
+def play(
+    opponent: Annotated[str, typer.Argument(help="The strategy to play against.")] = "",
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    seed: SeedOpt = None,
+    first: Annotated[
+        str | None, typer.Option("--first", help="Who moves first: me or them (default: ask).")
+    ] = None,
+) -> None:
+    """Play a game against a strategy in the terminal (Ctrl-D to stop)."""
+    from contextlib import ExitStack
+
+    from hogbench.errors import IllegalChoice, UsageError
+    from hogbench.loading import load_entrant
+    from hogbench.watch import play_game
+
+    rule_set = _rules(rules, goal, option)
+    bot = load_entrant(opponent or rule_set.baseline, rule_set)
+    seed = random.randrange(2**32) if seed is None else seed
+    try:
+        if first is None:
+            first = (
+                "me" if _ask("Do you want to go first? [y/n] ").lower().startswith("y") else "them"
+            )
+        if first not in ("me", "them"):
+            raise UsageError(f"--first takes me or them, got {first!r}")
+
+        def person(state: int) -> int:
+            score, theirs = rule_set.scores(state)
+            out.print(f"[dim]{rule_set.describe_state(state)}[/]", highlight=False)
+            while True:
+                try:
+                    return rule_set.parse_choice(_ask(f"Your move ({rule_set.choice_help}): "))
+                except IllegalChoice as exc:
+                    out.print(f"[red]{exc}[/] — try again", highlight=False)
+
+        with ExitStack() as stack:
+            (bot_decide,) = _deciders(rule_set, [bot], stack)
+            deciders = (person, bot_decide) if first == "me" else (bot_decide, person)
+            names = ["You", bot.name] if first == "me" else [bot.name, "You"]
+            for turn in play_game(rule_set, deciders, seed):
+                _render_turn(turn, names)
+    except (EOFError, KeyboardInterrupt):
+        out.print("\nbye")
+
+
+def _ask(prompt: str) -> str:
+    out.print(prompt, end="", highlight=False)
+    return input()
+
+
 if __name__ == "__main__":
     main()

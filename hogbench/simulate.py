@@ -221,7 +221,7 @@ def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_ga
     return counts
 
 
-def _decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
+def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
     """A function state -> choice for one player, opening live strategies inside STACK."""
     kind, what = player
     if kind == "table":
@@ -259,7 +259,7 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         return counts
     with ExitStack() as stack:
         return _play_live(
-            rules, _decider(rules, a, stack), _decider(rules, b, stack), seeds, n_games
+            rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games
         )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -240,6 +241,16 @@ def digits(n: int) -> list[int]:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One decision played with real dice: what was rolled, what the rules did, and the result."""
+
+    dice: tuple[int, ...]
+    events: list[str]
+    code: int  # outcome(next_state, kind), as the model's resolve gives it
+    final: tuple[int, int] | None = None  # mover's and opponent's scores when the game ended
+
+
+@dataclass(frozen=True)
 class Builtin:
     """A strategy that ships with hogbench: ``make(**params)`` returns the strategy function."""
 
@@ -262,6 +273,8 @@ class RuleSet:
     rule_lines: ClassVar[tuple[tuple[str, str], ...]] = ()
     default_goal: ClassVar[int] = 100
     baseline: ClassVar[str] = "always_roll:6"
+    #: what a person types at ``hogbench play``
+    choice_help: ClassVar[str] = "number of dice, 0 to 10"
 
     def __init__(self, goal: int | None = None, **options: Any) -> None:
         self.goal = self.default_goal if goal is None else int(goal)
@@ -317,6 +330,27 @@ class RuleSet:
 
     def describe_choice(self, choice: int) -> str:
         return f"roll {choice}"
+
+    def parse_choice(self, text: str) -> int:
+        """A person's typed move (``hogbench play``); IllegalChoice with the reason if bad."""
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise IllegalChoice(f"{text.strip()!r} is not a number of dice") from None
+        return self.choice(value)
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        """Play one decision with real dice from RNG, saying which rules fired (``watch``).
+
+        The returned outcome code must be the model's ``resolve`` for the rolled value, so a
+        watched game is a game of the same model the engines evaluate.
+        """
+        raise NotImplementedError(f"{self.name} cannot be watched turn by turn yet")
+
+    def scores(self, state: int) -> tuple[int, int]:
+        """The mover's and the opponent's score at an engine state."""
+        args = self.state_args(state)
+        return int(args[0]), int(args[1])
 
     # -- the engines' view --------------------------------------------------------------------
     @functools.cached_property

@@ -22,6 +22,8 @@ half builds the engines' model from the same functions.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from numba import njit
 
@@ -42,6 +44,7 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     dice_distribution,
     distribution_table,
     levels_by_key,
@@ -244,6 +247,23 @@ class HogSu21(RuleSet):
             dist_prob=probs,
             choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
         )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        m = self.model
+        score, opponent = self.scores(state)
+        if choice == 0:
+            value, dice = 0, ()
+            events = [f"Piggy Points: {piggy_points(opponent)} points"]
+        else:
+            dice = tuple(rng.randint(1, 6) for _ in range(choice))
+            value = sow_sad(dice)
+            events = ["Sow Sad! 1 point"] if 1 in dice else [f"{value} points"]
+        code = int(m.resolve(m.params, state, choice, value))
+        if code & 7 == SAME:
+            events.append("More Boar: extra turn!")
+        points = piggy_points(opponent) if choice == 0 else value
+        final = (score + points, opponent) if code & 7 == WIN else None
+        return Step(dice, events, code, final)
 
     def builtins(self) -> dict[str, Builtin]:
         return {

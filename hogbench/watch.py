@@ -1,0 +1,69 @@
+"""One game, decision by decision, with real dice and the course's commentary.
+
+Used by ``hogbench watch`` (two strategies) and ``hogbench play`` (a person and a strategy).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from hogbench.commentary import announce_lead_changes, both, make_announce_highest
+from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet, Step
+
+Decide = Callable[[int], int]  # engine state -> choice
+
+
+@dataclass(frozen=True)
+class Turn:
+    player: int  # who moved: 0 moved first
+    choice: int
+    step: Step
+    scores: tuple[int, int]  # player 0's and player 1's scores afterwards
+    commentary: list[str]
+    winner: int | None = None  # set on the last turn: 0, 1, or None for a tie
+    over: bool = False
+
+
+def commentary_for(rules: RuleSet):
+    """The course's commentary: lead changes and each player's biggest gain so far."""
+    import importlib
+
+    module = importlib.import_module(f"hogbench.rules.{rules.name.replace('-', '_')}")
+    highest = getattr(module, "announce_highest", None) or make_announce_highest(
+        "{gain} point(s)! The most yet for Player {who}"
+    )
+    return both(highest(0), both(highest(1), announce_lead_changes()))
+
+
+def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Iterator[Turn]:
+    """Yield each decision of one game between two deciders; player 0 moves first."""
+    rng = random.Random(seed)
+    say = commentary_for(rules)
+    state, mover = rules.model.start, 0
+    while True:
+        choice = deciders[mover](state)
+        step = rules.play_step(state, choice, rng)
+        kind, next_state = step.code & 7, step.code >> 3
+        if kind in (OTHER, SAME):
+            mine, theirs = rules.scores(next_state)
+            if kind == OTHER:
+                mine, theirs = theirs, mine
+        else:
+            mine, theirs = step.final or rules.scores(state)
+        scores = (mine, theirs) if mover == 0 else (theirs, mine)
+        heard = io.StringIO()
+        with contextlib.redirect_stdout(heard):
+            say = say(*scores)
+        lines = heard.getvalue().splitlines()
+        if kind in (OTHER, SAME):
+            yield Turn(mover, choice, step, scores, lines)
+            state = next_state
+            mover = 1 - mover if kind == OTHER else mover
+            continue
+        winner = None if kind == TIE else (mover if kind == WIN else 1 - mover)
+        yield Turn(mover, choice, step, scores, lines, winner, over=True)
+        return
