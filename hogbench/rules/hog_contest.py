@@ -39,6 +39,8 @@ half builds the engines' model from the same functions.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from numba import njit
 
@@ -58,6 +60,7 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     check_int_choice,
     dice_distribution,
     distribution_table,
@@ -424,6 +427,42 @@ class HogContest(RuleSet):
             choices=np.arange(low, MAX_DICE + 1, dtype=np.int64),
             canonical=canonical,
         )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        m = self.model
+        score, opponent = self.scores(state)
+        _, used, _ = _decode(m.params, state)
+        if choice == PORK_CHOP and not used:
+            code = int(m.resolve(m.params, state, choice, 0))
+            return Step((), ["Pork Chop: scores swapped"], code)
+        events = []
+        num_rolls = choice
+        if choice == PORK_CHOP:
+            num_rolls = MAX_DICE
+            events.append(f"Pork Chop already used: rolling {MAX_DICE} dice")
+        if num_rolls == 0:
+            dice = ()
+            points = free_bacon(opponent)
+            events.append(f"Free Bacon: {points} point{'s' * (points != 1)}")
+        else:
+            dice_kind = select_dice(score, opponent)
+            if dice_kind is four_sided:
+                events.append("Hog Wild: four-sided dice")
+            dice = tuple(rng.choice(FACES[dice_kind]) for _ in range(num_rolls))
+            points = pig_out(dice)
+            plural = "s" * (points != 1)
+            events.append(f"Pig Out! {points} point{plural}" if 1 in dice else f"{points} points")
+        if is_prime(points):
+            events.append(f"Hogtimus Prime: {points} → {next_prime(points)}")
+            points = next_prime(points)
+        value = points if num_rolls else 0  # resolve adds Free Bacon itself
+        score += points
+        if is_swap(score, opponent):
+            score, opponent = opponent, score
+            events.append("Swine Swap!")
+        code = int(m.resolve(m.params, state, choice, value))
+        final = (score, opponent) if code & 7 in (WIN, LOSE) else None
+        return Step(dice, events, code, final)
 
     def describe_state(self, state: int) -> str:
         text = super().describe_state(state)

@@ -33,6 +33,8 @@ half builds the engines' model from the same functions.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from numba import njit
 
@@ -53,6 +55,7 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     dice_distribution,
     distribution_table,
     levels_by_key,
@@ -362,6 +365,33 @@ class HogSu20(RuleSet):
             choices=choices,
             canonical=canonical,
         )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        m = self.model
+        score, opponent = self.scores(state)
+        if choice == 0:
+            value, dice = 0, ()
+            points = free_bacon(opponent)
+            events = [f"Free Bacon: {points} point{'s' * (points != 1)}"]
+        else:
+            dice = tuple(rng.randint(1, 6) for _ in range(choice))
+            value = points = pig_out(dice)
+            events = ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
+        score += points
+        if self.options["feral_hogs"]:
+            # The mover's previous points live in the state as a bucket, which gives the same
+            # bonus as the points themselves (build_model checks this).
+            previous = state // (self.goal * self.goal) // BUCKETS
+            bonus = feral_bonus(choice, previous)
+            if bonus:
+                score += bonus
+                events.append(f"Feral Hogs: +{bonus}")
+        if is_swap(score, opponent):
+            score, opponent = opponent, score
+            events.append("Swine Swap!")
+        code = int(m.resolve(m.params, state, choice, value))
+        final = (score, opponent) if code & 7 in (WIN, LOSE) else None
+        return Step(dice, events, code, final)
 
     def describe_state(self, state: int) -> str:
         text = super().describe_state(state)
