@@ -219,6 +219,34 @@ def list_rules(as_json: JsonOpt = False) -> None:
             out.print(f"  option [green]{key}[/]={opt['default']}: {opt['help']}")
 
 
+@app.command()
+def check(
+    file: Annotated[str, typer.Argument(help="The strategy file, or file.py:name.")],
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="Seconds to import and answer every state.")
+    ] = 10.0,
+    require_sandbox: Annotated[
+        bool, typer.Option("--require-sandbox", help="Refuse to run without the bwrap sandbox.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Does a submission obey the contest rules? Exit code 0 when it does, 1 when not."""
+    from hogbench.check import check_file
+
+    rule_set = _rules(rules, goal, option)
+    report = check_file(file, rule_set, time_limit, require_sandbox=require_sandbox)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        for line in report.lines:  # the submission's own text: no markup
+            out.print(line, markup=False, highlight=False, soft_wrap=True)
+    if not report.valid:
+        raise typer.Exit(1)
+
+
 @experiment_app.command("max-scoring-num-rolls")
 def max_scoring_num_rolls(
     rules: RulesOpt = "hog-su21",

@@ -1,43 +1,888 @@
-"""Placeholder: loads a strategy file in-process. Replaced by the sandboxed worker (issue D)."""
+"""Submitted strategy files run only here: in a sandboxed worker process that sends back data.
+
+The parent never imports a submission. ``hogbench/worker.py`` runs in its own interpreter
+(standard library only), imports the file with the file's folder importable, calls the
+strategy at every state twice (the second pass in reverse order) and sends back only data: the
+raw answers, encoded so that ints, bools, floats, strings and None stay distinct, or what went
+wrong. This process validates all of it and builds the table with
+``tables.table_from_answers``, so illegal values and non-determinism are judged by trusted code.
+
+Where bwrap (bubblewrap) works (tried once per process), the worker runs inside it:
+
+* unshared network, IPC, UTS and PID namespaces (``--unshare-all``: no network at all), its own
+  session, killed when we die;
+* read-only system directories, Python installation and worker script; of the user's files
+  only the submission's own folder, read-only; a private empty ``/tmp``, which is also HOME;
+  nothing else (no home directory, no other submissions); the root itself is read-only.
+
+Always, before it imports anything submitted, the worker limits its address space, CPU time,
+file size (0: no file can grow), processes and open files, and on Linux installs a seccomp
+filter that refuses new processes and sockets (root ignores the process limit). Here, a wall
+clock kills the worker's whole process group when time runs out, and threads drain its stdout
+and stderr, keeping the first and last few KB.
+
+Without bwrap (or with HOGBENCH_SANDBOX=off) the worker runs with its limits only, after a
+one-line warning; ``require_sandbox=True`` refuses instead.
+
+Tables are cached on disk ($HOGBENCH_CACHE, else ~/.cache/hogbench), keyed by the content of
+the file and of the .py files beside it, the function asked for and the rule set.
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import importlib.util
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
 import sys
-import uuid
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from hogbench.errors import StrategyError
+import numpy as np
+
+from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
+from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
-from hogbench.tables import NotDeterministic, tabulate
+from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
+
+WORKER = Path(__file__).with_name("worker.py").resolve()
+SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
+CACHE_ENV = "HOGBENCH_CACHE"
+CACHE_VERSION = 1
+STARTUP_SECONDS = 10.0  # our own start (bwrap, interpreter), not charged to the strategy
+KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What an OSError message means inside the worker.
+HINTS = {
+    "Read-only file system": "strategies may not write files",
+    "File too large": "strategies may not write files",
+    "Network is down": "strategies have no network",
+    "Resource temporarily unavailable": "strategies may not start processes",
+}
 
 
-def load_file_entrant(spec, rules: RuleSet, **options: Any):
-    from hogbench.loading import Entrant, find_strategy
+@dataclass(frozen=True)
+class SandboxOptions:
+    """The keyword options of ``load_file_entrant``, ``collect_answers`` and ``LiveStrategy``."""
 
-    path = spec.path.resolve()
-    where = str(spec.path)
-    source = path.read_bytes()
-    source_hash = hashlib.sha256(source).hexdigest()[:16]
-    name = f"hogbench_submission_{uuid.uuid4().hex}"
-    sys.path.insert(0, str(path.parent))
+    require_sandbox: bool = False  # refuse to run without bwrap rather than warn
+    time_limit: float = 10.0  # seconds to import and answer every state (live: to import)
+    decision_time_limit: float = 1.0  # live play: seconds per decision
+    memory_mb: int = 1024  # the worker's address space
+    cache: bool = True  # use the table cache
+
+    def __post_init__(self) -> None:
+        for name in ("time_limit", "decision_time_limit"):
+            if not 0 < getattr(self, name) < 1e6:
+                raise UsageError(f"{name} must be a positive number of seconds")
+        if self.memory_mb < 64:
+            raise UsageError(f"a memory limit of {self.memory_mb} MB is too small for Python")
+
+
+@dataclass
+class Answers:
+    """What a worker sent back for a table job, checked for shape and types only."""
+
+    function: str
+    team: str | None
+    first: list[Any]
+    second: list[Any]  # the second pass, in observation order like the first
+    seconds: float  # to import the file and answer every state once
+    output: str  # what it printed, cut to the first and last few KB
+    output_bytes: int
+    isolated: bool  # ran inside bwrap
+    digest: str  # source_digest of the file, taken before it ran
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading files: the cache, then a worker
+# ---------------------------------------------------------------------------------------------
+
+
+def load_file_entrant(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
+    """Load a strategy file into an Entrant: from the table cache, else through a worker.
+
+    Options are SandboxOptions' fields. StrategyError says why the file cannot play. A strategy
+    that is not deterministic is not an error here: it comes back with ``table=None`` and
+    ``live_reason`` (the Monte Carlo engine then plays it live, through LiveStrategy).
+    """
+    opts = SandboxOptions(**options)
+    if opts.cache:
+        entrant = _from_cache(spec, rules, opts)
+        if entrant is not None:
+            return entrant
+    return remember(spec, rules, collect_answers(spec, rules, **options), cache=opts.cache)
+
+
+def remember(spec: Spec, rules: RuleSet, answers: Answers, cache: bool = True) -> Entrant:
+    """Build the Entrant from a worker's answers (validated here) and cache it."""
+    where = f"{spec.path}:{answers.function}"
     try:
-        module_spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(module_spec)
-        try:
-            module_spec.loader.exec_module(module)
-        except SyntaxError as exc:
-            raise StrategyError(where, f"syntax error at line {exc.lineno}: {exc.msg}") from None
-        except Exception as exc:
-            raise StrategyError(where, f"import failed: {type(exc).__name__}: {exc}") from None
-    finally:
-        sys.path.remove(str(path.parent))
-    function, strategy = find_strategy(vars(module), rules, spec.function, where, name)
-    display = str(getattr(module, "TEAM_NAME", "") or spec.text)
-    where = f"{where}:{function}"
-    try:
-        table = tabulate(strategy, rules, where)
+        table = table_from_answers(rules, answers.first, answers.second, where)
+        live_reason = None
     except NotDeterministic as exc:
-        return Entrant(spec, display, None, source_hash, live_reason=str(exc), function=function)
-    return Entrant(spec, display, table, source_hash, function=function)
+        table, live_reason = None, str(exc)
+    notes = []
+    if answers.output_bytes:
+        notes.append(f"it printed {format_size(answers.output_bytes)} (discarded)")
+    if not answers.isolated:
+        notes.append("it ran without the sandbox (resource limits only)")
+    digest = answers.digest
+    entrant = Entrant(
+        spec,
+        answers.team or spec.text,
+        table,
+        digest[:16],
+        live_reason=live_reason,
+        function=answers.function,
+        notes=notes,
+    )
+    if cache:
+        _write_cache(_cache_key(spec, rules, digest), entrant, answers.seconds)
+    return entrant
+
+
+def collect_answers(spec: Spec, rules: RuleSet, **options: Any) -> Answers:
+    """Run the file's strategy in a worker at every state of RULES, twice.
+
+    Returns the raw answers, not yet judged; StrategyError when the file does not load, raises,
+    hangs, crashes, exits or breaks the protocol.
+    """
+    opts = SandboxOptions(**options)
+    digest = source_digest(spec.path)
+    n = int(np.prod(rules.obs_shape))
+    job = {**_job(spec, rules, "table"), "shape": list(rules.obs_shape), "states": None}
+    if type(rules).observations is not RuleSet.observations:  # not plain ndindex order: spell out
+        job["states"] = [_plain(state) for state in rules.observations()]
+    cpu = math.ceil(2 * opts.time_limit) + 2  # a backstop: the wall clock here comes first
+    longest = 2048 * n + (1 << 16)  # a pass of answers: each is short when encoded
+    with _Session(spec, opts, job, cpu, longest, rules, n) as session:
+        function, team = session.start()
+        session.stage = "first pass"
+        first = session.expect_answers("first", session.started + opts.time_limit)
+        seconds = time.monotonic() - session.started
+        session.stage = "second pass"
+        second = session.expect_answers("second", time.monotonic() + opts.time_limit)
+        session.close()  # then its output is complete
+        output, output_bytes = session.worker.output()
+    isolated = session.worker.isolated
+    return Answers(function, team, first, second, seconds, output, output_bytes, isolated, digest)
+
+
+def _plain(state: tuple) -> tuple:
+    """A state's arguments as JSON carries them: ints (numpy's too) and bools (Greed's last)."""
+    return tuple(x if type(x) is bool else int(x) for x in state)
+
+
+def _job(spec: Spec, rules: RuleSet, mode: str) -> dict[str, Any]:
+    return {
+        "mode": mode,
+        "path": str(spec.path.resolve()),
+        "function": spec.function,
+        "names": list(rules.strategy_names),
+        "arity": len(rules.strategy_args),
+        "where": str(spec.path),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Live play
+# ---------------------------------------------------------------------------------------------
+
+
+class LiveStrategy:
+    """A strategy file played live by a persistent sandboxed worker: ``live(*args) -> int``.
+
+    For strategies that cannot be tables (random, or keeping history). Each decision is sent to
+    the worker and its answer validated here with ``rules.choice``; a decision has
+    ``decision_time_limit`` seconds. Use it as a context manager (or call ``close``), from the
+    thread that opened it: the sandboxed worker dies with that thread. It pickles as its spec,
+    rules and options: an unpickled copy (in a joblib worker) opens its own worker on first use.
+    """
+
+    def __init__(self, spec: Spec | str, rules: RuleSet, **options: Any) -> None:
+        self.spec = parse_spec(spec) if isinstance(spec, str) else spec
+        if not self.spec.is_file:
+            raise UsageError(f"{self.spec.text}: only strategy files are played by a worker")
+        self.rules = rules
+        self._options = options
+        self.options = SandboxOptions(**options)
+        self.function: str | None = None
+        self.team: str | None = None
+        self._session: _Session | None = None
+        self._error: StrategyError | None = None
+        self._open()
+
+    def _open(self) -> None:
+        job = _job(self.spec, self.rules, "live")
+        session = _Session(self.spec, self.options, job, 0, 1 << 16, self.rules)
+        try:
+            self.function, self.team = session.start()
+        except BaseException:
+            session.close()
+            raise
+        self._session = session
+
+    def __call__(self, *args: Any) -> int:
+        if self._error is not None:
+            raise self._error
+        if self._session is None:
+            self._open()
+        try:
+            return self._session.decide(_plain(args), self.rules)
+        except StrategyError as exc:
+            self._error = exc  # it does not get to play on after failing
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def __enter__(self) -> LiveStrategy:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter exit, modules may be half gone
+            pass
+
+    def __getstate__(self) -> dict[str, Any]:
+        rules = (self.rules.name, self.rules.goal, dict(self.rules.options))
+        return {"spec": self.spec, "rules": rules, "options": self._options}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from hogbench.rules import get_rules
+
+        name, goal, rule_options = state["rules"]
+        self.spec = state["spec"]
+        self.rules = get_rules(name, goal, **rule_options)
+        self._options = state["options"]
+        self.options = SandboxOptions(**self._options)
+        self.function = self.team = None
+        self._session = None
+        self._error = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Sessions: one worker running one job, and how to explain its failures
+# ---------------------------------------------------------------------------------------------
+
+
+class _Malformed(Exception):
+    """The worker broke the protocol (the submission tampered with it)."""
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Session:
+    """A worker running one job, with what is needed to say how it failed."""
+
+    def __init__(
+        self,
+        spec: Spec,
+        options: SandboxOptions,
+        job: dict[str, Any],
+        cpu_seconds: int,
+        longest: int,
+        rules: RuleSet,
+        count: int = 0,
+    ) -> None:
+        self.where = str(spec.path)
+        self.folder = spec.path.resolve().parent
+        self.options = options
+        self.job = job
+        self.cpu_seconds = cpu_seconds
+        self.rules = rules
+        self.count = count  # states in a table job, each called twice
+        self.stage = "import"
+        self.request: tuple | None = None  # the decision asked for, in live play
+        self.started = 0.0
+        self.worker = _Worker(self.folder, options, cpu_seconds, longest)
+
+    def __enter__(self) -> _Session:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def start(self) -> tuple[str, str | None]:
+        """Send the job, wait for the import; the strategy's function name and team name."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        try:
+            self.worker.send(self.job, deadline)
+            started = self.worker.receive(deadline)
+        except (_Timeout, _Malformed, BrokenPipeError):
+            started = None
+        if started != {"started": True}:  # no submitted code has run yet: this is our failure
+            self.worker.close()
+            raise HogbenchError(f"the strategy worker did not start: {self.worker.output()[0]}")
+        self.started = time.monotonic()
+        loaded = self.expect("loaded", self.started + self.options.time_limit)
+        function = loaded.get("function") if isinstance(loaded, dict) else None
+        team = loaded.get("team") if isinstance(loaded, dict) else None
+        if not isinstance(function, str) or not function.isidentifier():
+            raise self._malformed("a function name that is not a name")
+        if team is not None and not isinstance(team, str):
+            raise self._malformed("a TEAM_NAME that is not text")
+        self.where = f"{self.where}:{function}"
+        return function, (_clean(team, 100).strip() or None) if team is not None else None
+
+    def expect_answers(self, key: str, deadline: float) -> list[Any]:
+        answers = self.expect(key, deadline)
+        if not isinstance(answers, list) or len(answers) != self.count:
+            raise self._malformed(f"not {self.count} answers")
+        if set(map(type, answers)) <= PLAIN:  # the usual case, fast for a million states
+            return answers
+        try:
+            return [decode_answer(a) for a in answers]
+        except _Malformed as exc:
+            raise self._malformed(str(exc)) from None
+
+    def decide(self, state: tuple, rules: RuleSet) -> int:
+        """One live decision, validated with ``rules.choice``."""
+        self.stage, self.request = "decision", state
+        deadline = time.monotonic() + self.options.decision_time_limit
+        try:
+            self.worker.send(list(state), deadline)
+        except _Timeout:
+            raise self._timed_out() from None
+        except BrokenPipeError:
+            raise self._died() from None
+        try:
+            value = decode_answer(self.expect("answer", deadline))
+        except _Malformed as exc:
+            raise self._malformed(str(exc)) from None
+        try:
+            return rules.choice(value)
+        except IllegalChoice as exc:
+            raise self._failure(f"illegal move: {exc}", state) from None
+
+    def expect(self, key: str, deadline: float) -> Any:
+        """The next message, which must be KEY; else the StrategyError explaining why not."""
+        try:
+            message = self.worker.receive(deadline)
+        except _Timeout:
+            raise self._timed_out() from None
+        except _Malformed as exc:
+            raise self._malformed(str(exc)) from None
+        if message is None:
+            raise self._died()
+        if key in message:
+            return message[key]
+        if "error" in message:
+            raise self._reported(message["error"])
+        raise self._malformed(f"{_clean(next(iter(message)), 40)!r} instead of {key!r}")
+
+    # -- explaining failures --------------------------------------------------------------------
+    def _failure(
+        self, problem: str, state: tuple | None, detail: str = "", output: bool = True
+    ) -> StrategyError:
+        """The StrategyError for PROBLEM, after killing the worker; its output is the detail."""
+        self.worker.close()
+        if not detail and output:
+            detail = self.worker.output()[0]
+        return StrategyError(self.where, problem, state, detail)
+
+    def _malformed(self, what: str) -> StrategyError:
+        # No output: the worker is killed mid-stream, and what it printed then only misleads.
+        problem = f"broke the protocol with hogbench (sent {what})"
+        return self._failure(problem, self._state_now(), output=False)
+
+    def _state_now(self) -> tuple | None:
+        """The state being answered, from the position the worker keeps (or the live request)."""
+        if self.stage == "decision":
+            return self.request
+        n = self.count
+        index = self.worker.position()
+        if self.stage.endswith("pass") and 0 <= index < 2 * n:
+            return _plain(self.rules.obs_args(index % n))
+        return None
+
+    def _progress(self) -> str:
+        n = self.count
+        index = self.worker.position()
+        if not 0 <= index < 2 * n:
+            return ""
+        if index < n:
+            return f" ({index} of {n} states answered)"
+        return f" (second pass, {2 * n - 1 - index} of {n} states answered again)"
+
+    def _timed_out(self) -> StrategyError:
+        state = self._state_now()
+        limit = f"{self.options.time_limit:g} s"
+        if self.stage == "decision":
+            problem = f"timed out: no answer within {self.options.decision_time_limit:g} s"
+        elif self.stage == "import":
+            problem = f"timed out while importing (the {limit} limit covers importing too)"
+        else:
+            problem = f"timed out: the {limit} limit for answering every state ran out"
+            problem += self._progress()
+        return self._failure(problem, state)
+
+    def _died(self) -> StrategyError:
+        state = self._state_now()
+        status = self.worker.exit_status()
+        signum = self.worker.signal_of(status) if status is not None else 0
+        if status is None:
+            problem = "closed its pipe to hogbench"
+        elif signum == signal.SIGXCPU:
+            problem = f"timed out: used more than {self.cpu_seconds} s of CPU time"
+        elif signum:
+            problem = f"crashed: killed by signal {_signal_name(signum)}"
+        else:
+            problem = f"exited the interpreter (exit code {status})"
+        if self.stage == "import":
+            problem += " while importing"
+        return self._failure(problem, state)
+
+    def _reported(self, info: Any) -> StrategyError:
+        """The failure the worker reported (untrusted text: cleaned and cut)."""
+        if not isinstance(info, dict):
+            return self._malformed("an error report that is not a record")
+        message = _clean(info.get("message"), 300)
+        if info.get("stage") == "find":
+            return self._failure(message, None)
+        kind = _clean(info.get("type"), 60) or "an exception"
+        trace = _clean(info.get("traceback"), 2000, newlines=True)
+        state = self.request if self.stage == "decision" else self._reported_state(info)
+        if "file" in info:
+            name = _clean(info["file"], 300)
+            line = info.get("line") if type(info.get("line")) is int else "?"
+            if name == self.job["path"]:  # the file itself: `where` names it already
+                problem = f"syntax error at line {line}: {message}"
+            else:  # a module it imports, e.g. its sibling hog.py
+                if os.path.dirname(name) == str(self.folder):
+                    name = os.path.basename(name)
+                problem = f"syntax error in {name} at line {line}: {message}"
+        elif kind == "MemoryError":
+            problem = f"ran out of memory (limit {self.options.memory_mb} MB)"
+        elif kind in ("SystemExit", "KeyboardInterrupt"):
+            problem = f"tried to stop the interpreter (raised {kind}" + (
+                f": {message})" if message else ")"
+            )
+        else:
+            problem = f"raised {kind}: {message}" if message else f"raised {kind}"
+            hints = {hint for text, hint in HINTS.items() if text in message}
+            problem += "".join(f" ({hint})" for hint in sorted(hints))
+        if info.get("stage") == "import" and "file" not in info:
+            problem = f"import failed: {problem}"
+        return self._failure(problem, state, trace)
+
+    def _reported_state(self, info: dict) -> tuple | None:
+        state = info.get("state")
+        if isinstance(state, list) and all(type(x) in (int, bool) for x in state):
+            return tuple(state)
+        return None
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return str(signum)
+
+
+# ---------------------------------------------------------------------------------------------
+# The worker process
+# ---------------------------------------------------------------------------------------------
+
+
+class _Worker:
+    """One worker process: the job goes in on one pipe, messages come back on another."""
+
+    def __init__(self, folder: Path, options: SandboxOptions, cpu_seconds: int, longest: int):
+        bwrap = _sandbox(options.require_sandbox)
+        self.isolated = bwrap is not None
+        self.longest = longest
+        self.buffer = b""
+        self.closed = False
+        self.status: int | None = None
+        # The index of the call under way, written by the worker, read here after a hang/crash.
+        self.positions = tempfile.TemporaryFile()
+        self.positions.write(struct.pack("q", -1))
+        self.positions.flush()
+        cmd_read, self.cmd = os.pipe()
+        self.res, res_write = os.pipe()
+        fds = (cmd_read, res_write, self.positions.fileno())
+        memory = options.memory_mb << 20
+        argv = [sys.executable, "-S", "-B", str(WORKER), *map(str, fds), str(memory)]
+        argv.append(str(cpu_seconds))
+        self.scratch = None
+        if bwrap is not None:
+            argv = [*_bwrap_args(bwrap, folder), "--", *argv]
+            home = "/tmp"  # private to this worker
+        else:
+            self.scratch = home = tempfile.mkdtemp(prefix="hogbench-worker-")
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": home,
+            "TMPDIR": home,
+            "LANG": "C.UTF-8",
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONHASHSEED": "0",  # the same set order in every run, so cached tables stay true
+        }
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=fds,
+                cwd=folder,
+                env=env,
+                start_new_session=True,  # one process group, killed as one
+            )
+        except BaseException:
+            for fd in (self.cmd, self.res):
+                os.close(fd)
+            self.closed = True
+            raise
+        finally:
+            os.close(cmd_read)
+            os.close(res_write)
+        os.set_blocking(self.cmd, False)
+        self.stdout = _Capture(self.proc.stdout)
+        self.stderr = _Capture(self.proc.stderr)
+
+    def send(self, message: Any, deadline: float) -> None:
+        data = memoryview(json.dumps(message).encode() + b"\n")
+        while data:
+            self._wait(self.cmd, select.POLLOUT, deadline)
+            try:
+                data = data[os.write(self.cmd, data[: 1 << 16]) :]
+            except BlockingIOError:
+                pass
+
+    def receive(self, deadline: float) -> dict | None:
+        """The next message (a one-key dict), or None when the worker closed its pipe."""
+        while b"\n" not in self.buffer:
+            self._wait(self.res, select.POLLIN, deadline)
+            chunk = os.read(self.res, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+            if len(self.buffer) > self.longest:
+                raise _Malformed("a message longer than any answer")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            message = json.loads(line)
+        except ValueError:
+            raise _Malformed("text that is not JSON") from None
+        if not isinstance(message, dict) or len(message) != 1:
+            raise _Malformed("a message that is not a one-key record")
+        return message
+
+    @staticmethod
+    def _wait(fd: int, event: int, deadline: float) -> None:
+        # poll, not select: a tournament loading in threads may hold fds past select's 1024.
+        poller = select.poll()
+        poller.register(fd, event)
+        timeout = deadline - time.monotonic()
+        if timeout <= 0 or not poller.poll(math.ceil(timeout * 1000)):
+            raise _Timeout
+
+    def position(self) -> int:
+        try:
+            return struct.unpack("q", os.pread(self.positions.fileno(), 8, 0))[0]
+        except (OSError, ValueError, struct.error):
+            return -1
+
+    def output(self) -> tuple[str, int]:
+        """What the worker printed (stdout, then stderr, each cut), and how many bytes in all."""
+        text = "\n".join(filter(None, (self.stdout.text(), self.stderr.text())))
+        return text, self.stdout.total + self.stderr.total
+
+    def exit_status(self) -> int | None:
+        """The status of a worker that closed its pipe, or None if it lives on without it."""
+        try:
+            self.status = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return None
+        return self.status
+
+    def signal_of(self, status: int) -> int:
+        if status < 0:
+            return -status
+        if self.isolated and status > 128:  # bwrap reports a death by signal as 128 + signal
+            return status - 128
+        return 0
+
+    def close(self) -> None:
+        """Kill the worker's whole process group and reap it; safe to call again."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.proc.poll() is None:  # once reaped, its pid may belong to someone else
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.proc.wait()
+        for fd in (self.cmd, self.res):
+            os.close(fd)
+        self.positions.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+class _Capture:
+    """Drains a worker's stdout or stderr in a thread, keeping only its head and tail."""
+
+    def __init__(self, stream: Any) -> None:
+        self.head = b""
+        self.tail = b""
+        self.total = 0
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, stream: Any) -> None:
+        with stream:
+            while chunk := os.read(stream.fileno(), 1 << 16):
+                self.total += len(chunk)
+                if len(self.head) < KEEP_OUTPUT:
+                    self.head += chunk[: KEEP_OUTPUT - len(self.head)]
+                self.tail = (self.tail + chunk)[-KEEP_OUTPUT:]
+
+    def text(self) -> str:
+        self.thread.join(timeout=1.0)  # the worker is gone or done: the pipe ends promptly
+        rest = self.total - len(self.head)  # bytes after the head
+        if rest <= len(self.tail):
+            data = self.head + self.tail[len(self.tail) - rest :]
+        else:
+            cut = f"\n[... {format_size(rest - len(self.tail))} cut ...]\n".encode()
+            data = self.head + cut + self.tail
+        return _clean(data.decode("utf-8", "replace"), 3 * KEEP_OUTPUT, newlines=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The sandbox itself
+# ---------------------------------------------------------------------------------------------
+
+_warned = False
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    """bwrap, if it is installed and can build our sandbox on this machine (tried once)."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return None
+    probe = [*_bwrap_args(exe, WORKER.parent), "--", sys.executable, "-S", "-c", "pass"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=STARTUP_SECONDS)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return exe if done.returncode == 0 else None
+
+
+def _sandbox(require: bool) -> str | None:
+    """The bwrap to run a worker in, or None to run it with its limits only."""
+    global _warned
+    if os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false"):
+        why = f"the sandbox is turned off ({SANDBOX_ENV}=off)"
+    else:
+        exe = bwrap_path()
+        if exe is not None:
+            return exe
+        why = "bwrap (bubblewrap) is not installed or does not work here"
+    if require:
+        raise HogbenchError(f"refusing to run submitted code without the sandbox: {why}")
+    if not _warned:
+        _warned = True
+        print(
+            f"hogbench: warning: {why}; submitted strategies run with resource limits only,"
+            " a weaker isolation (they can read your files)",
+            file=sys.stderr,
+        )
+    return None
+
+
+def _bwrap_args(exe: str, folder: Path) -> list[str]:
+    args = [exe, "--unshare-all", "--die-with-parent", "--new-session"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for top in SYSTEM_DIRS:
+        if os.path.islink(top):  # merged /usr: /lib -> usr/lib
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]  # the dynamic linker's index
+    for path in [*_python_dirs(), str(WORKER), str(folder)]:
+        args += ["--ro-bind", path, path]
+    # Last: the root (where bwrap made the mount points) becomes read-only; /tmp stays writable.
+    return [*args, "--chdir", str(folder), "--remount-ro", "/"]
+
+
+@functools.cache
+def _python_dirs() -> list[str]:
+    """Where the interpreter lives, outside the system directories (a pyenv, venv or conda)."""
+    dirs = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    dirs.add(os.path.dirname(sys.executable))
+    outside = [
+        d for d in dirs if not any(d == top or d.startswith(top + "/") for top in SYSTEM_DIRS)
+    ]
+    return sorted(outside, key=len)  # parents before children
+
+
+# ---------------------------------------------------------------------------------------------
+# Answers on the wire
+# ---------------------------------------------------------------------------------------------
+
+
+class Foreign:
+    """An answer of a type that does not cross the pipe: its type's name and a short repr."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+@functools.lru_cache(maxsize=256)
+def _foreign_type(name: str) -> type:
+    # One class per type name, so that messages say "returned [1, 2] (list)".
+    return type(name, (Foreign,), {})
+
+
+PLAIN = {type(None), bool, int, float, str}  # answers that cross the pipe as themselves
+
+
+def decode_answer(value: Any) -> Any:
+    """An answer as the worker encoded it; _Malformed if it is not one."""
+    if type(value) in PLAIN:
+        return value
+    if type(value) is dict and set(value) == {"type", "repr"}:
+        name = _clean(value["type"], 60) or "object"
+        return _foreign_type(name)(_clean(value["repr"], 120))
+    raise _Malformed("an answer that is not an encoded value")
+
+
+def _clean(text: Any, limit: int, newlines: bool = False) -> str:
+    """Untrusted text made safe to show: a string, cut, without control characters."""
+    if not isinstance(text, str):
+        return ""
+    keep = "\n\t" if newlines else ""
+    return "".join(c if c.isprintable() or c in keep else "?" for c in text[:limit])
+
+
+def format_size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB"):
+        if n < 1024 or unit == "MB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"  # not reached
+
+
+# ---------------------------------------------------------------------------------------------
+# The table cache
+# ---------------------------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "hogbench") / "tables"
+
+
+def source_digest(path: Path) -> str:
+    """Hash of the file and every .py file beside it: a sibling hog.py is part of the strategy."""
+    path = path.resolve()
+    h = hashlib.sha256(path.name.encode())
+    for sibling in sorted(path.parent.glob("*.py")):
+        try:
+            data = sibling.read_bytes()
+        except OSError:
+            data = b"<unreadable>"
+        h.update(b"\0" + sibling.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _cache_key(spec: Spec, rules: RuleSet, digest: str) -> str:
+    text = f"{CACHE_VERSION}\0{digest}\0{spec.function}\0{rules.key}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions) -> Entrant | None:
+    """The cached Entrant, if there is a sound entry measured within the time limit."""
+    digest = source_digest(spec.path)
+    try:
+        path = cache_dir() / f"{_cache_key(spec, rules, digest)}.json"
+        entry = json.loads(path.read_text())
+        function, team, seconds = entry["function"], entry["team"], entry["seconds"]
+        choices, live_reason, notes = entry["choices"], entry["live_reason"], entry["notes"]
+        if entry["version"] != CACHE_VERSION or not isinstance(function, str):
+            return None
+        if not (team is None or isinstance(team, str)) or not isinstance(notes, list):
+            return None
+        if not isinstance(seconds, (int, float)) or seconds > opts.time_limit:
+            return None  # measured slower than this limit allows: run it again
+        if choices is None:
+            if not isinstance(live_reason, str):
+                return None
+            table = None
+        else:
+            if not isinstance(choices, list) or not all(type(c) is int for c in choices):
+                return None
+            array = np.array(choices, dtype=np.int64)
+            if len(array) != int(np.prod(rules.obs_shape)):
+                return None
+            for value in np.unique(array):
+                rules.choice(int(value))
+            table = DecisionTable(rules.name, rules.goal, array)
+            live_reason = None
+    except (OSError, ValueError, KeyError, TypeError, IllegalChoice):
+        return None  # missing or corrupted: ignored
+    return Entrant(
+        spec,
+        team or spec.text,
+        table,
+        digest[:16],
+        live_reason=live_reason,
+        function=function,
+        notes=[str(note) for note in notes],
+    )
+
+
+def _write_cache(key: str, entrant: Entrant, seconds: float) -> None:
+    entry = {
+        "version": CACHE_VERSION,
+        "function": entrant.function,
+        "team": None if entrant.name == entrant.spec.text else entrant.name,
+        "seconds": seconds,
+        "choices": None if entrant.table is None else entrant.table.choices.tolist(),
+        "live_reason": entrant.live_reason,
+        "notes": entrant.notes,
+    }
+    directory = cache_dir()
+    temporary = directory / f"{key}.{os.getpid()}.tmp"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(entry))
+        os.replace(temporary, directory / f"{key}.json")  # readers never see half an entry
+    except OSError:
+        temporary.unlink(missing_ok=True)  # an unwritable cache only costs time

@@ -1,0 +1,120 @@
+"""`hogbench check`: does a strategy file obey the contest's rules, and if not, where not.
+
+The rules: the file loads; it has a strategy function; at every state it returns a legal move
+(an int, not a bool, in the rule set's range: ``rules.choice`` decides); it is deterministic
+(each state is called twice, the second time in reverse order, and must answer the same both
+times); and it imports and answers every state within the time limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hogbench import sandbox
+from hogbench.errors import IllegalChoice, StrategyError, UsageError
+from hogbench.loading import Spec, parse_spec
+from hogbench.rules.base import RuleSet
+
+SHOWN = 5  # failing states named in a report, per kind of failure
+
+
+@dataclass
+class CheckReport:
+    """The verdict on one file: ``valid``, the lines that explain it, and the failing states."""
+
+    file: str
+    rules: str
+    valid: bool = False
+    lines: list[str] = field(default_factory=list)
+    function: str | None = None
+    team: str | None = None
+    seconds: float | None = None  # to import and answer every state once
+    failures: list[dict[str, Any]] = field(default_factory=list)  # state, returned, problem
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_file(
+    spec: str | Spec,
+    rules: RuleSet,
+    time_limit: float = 10.0,
+    *,
+    require_sandbox: bool = False,
+    memory_mb: int = 1024,
+    cache: bool = True,
+) -> CheckReport:
+    """Check a strategy file against the contest's rules (always runs it: timing is part of it).
+
+    A valid file's table is cached, so a duel right after starts warm.
+    """
+    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    if not spec.is_file:
+        raise UsageError(f"check takes a strategy file, not {spec.text!r}")
+    report = CheckReport(str(spec.path), rules.key)
+    options = {"time_limit": time_limit, "require_sandbox": require_sandbox, "memory_mb": memory_mb}
+    try:
+        answers = sandbox.collect_answers(spec, rules, **options)
+    except StrategyError as exc:
+        report.lines.append(f"invalid: {exc}")
+        report.lines += [f"  {line}" for line in exc.detail.strip().splitlines()]
+        if exc.state is not None:
+            report.failures.append(
+                {"state": list(exc.state), "returned": None, "problem": str(exc.problem)}
+            )
+        return report
+    report.function, report.team, report.seconds = answers.function, answers.team, answers.seconds
+    where = f"{spec.path}:{answers.function}"
+    states = list(rules.observations())
+    illegal, unstable = [], []
+    for state, first, second in zip(states, answers.first, answers.second, strict=True):
+        try:
+            rules.choice(first)
+        except IllegalChoice as exc:
+            illegal.append((state, first, str(exc)))
+            continue
+        if type(first) is not type(second) or first != second:
+            unstable.append(
+                (state, first, f"returned {first!r}, then {second!r} when called again")
+            )
+    n = len(states)
+    if illegal:
+        report.lines.append(
+            f"invalid: {where} returns an illegal move at {len(illegal)} of {n} states:"
+        )
+        report.lines += _shown(illegal, report)
+    if unstable:
+        report.lines.append(
+            f"invalid: {where} is not deterministic at {len(unstable)} of {n} states"
+            " (each state is called twice, the second time in reverse order):"
+        )
+        report.lines += _shown(unstable, report)
+    report.valid = not illegal and not unstable
+    if report.valid:
+        report.lines.append(
+            f"valid: {where} answers all {n} states of {rules.key} with legal moves,"
+            f" deterministically, in {answers.seconds:.2f} s (limit {time_limit:g} s)"
+        )
+        if answers.team:
+            report.lines.append(f"team name: {answers.team}")
+        sandbox.remember(spec, rules, answers, cache=cache)
+    if answers.output_bytes:
+        report.lines.append(
+            f"note: it printed {sandbox.format_size(answers.output_bytes)} (discarded)"
+        )
+    if not answers.isolated:
+        report.lines.append("note: it ran without the sandbox (resource limits only)")
+    return report
+
+
+def _shown(found: list[tuple], report: CheckReport) -> list[str]:
+    lines = []
+    for state, returned, problem in found[:SHOWN]:
+        report.failures.append(
+            {"state": list(state), "returned": repr(returned), "problem": problem}
+        )
+        lines.append(f"  at {state}: {problem}")
+    if len(found) > SHOWN:
+        lines.append(f"  ... and {len(found) - SHOWN} more")
+    return lines

@@ -1,0 +1,346 @@
+"""The worker that imports one submitted strategy file and answers for it, as data.
+
+``hogbench.sandbox`` runs this file as a script (``python -S -B worker.py CMD RES POS MEM CPU``),
+inside the sandbox when there is one. It uses the standard library only: it starts in a tenth
+of a second, and nothing of hogbench is importable next to the submission.
+
+The submission runs in this process and may tamper with anything here, so the parent treats
+every message as untrusted data and validates it.
+
+Protocol, one JSON object per line. The parent writes the job on file descriptor CMD; the
+worker answers on RES:
+
+* ``{"started": true}``: limits are set and the job is read;
+* ``{"loaded": {"function": name, "team": TEAM_NAME or null}}``;
+* table job (the states are listed, or are every index of ``shape`` in numpy's ndindex order):
+  ``{"first": [answers]}``, then ``{"second": [answers]}`` (the reversed pass);
+* live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
+* on failure: ``{"error": {"stage": ..., "type": ..., "message": ..., ...}}``.
+
+In a table job the worker keeps the index of the call under way in the 8-byte file POS (index
+``pass * n + i``, -1 while importing), so the parent can name the state of a hang or crash.
+"""
+
+import sys
+
+if __name__ == "__main__":
+    # This script's folder leaves the path before anything else is imported: nothing beside it
+    # (nor in the submission's folder, added later) may stand in for a standard module.
+    del sys.path[0]
+
+import builtins  # noqa: E402
+import ctypes  # noqa: E402
+import errno  # noqa: E402
+import faulthandler  # noqa: E402
+import gc  # noqa: E402
+import importlib.util  # noqa: E402
+import inspect  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import mmap  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import reprlib  # noqa: E402
+import resource  # noqa: E402
+import signal  # noqa: E402
+import struct  # noqa: E402
+import traceback  # noqa: E402
+
+# seccomp: the audit arch and the syscall numbers of clone, clone3 and socket, then fork-likes
+_SYSCALLS = {
+    "x86_64": (0xC000003E, 56, 435, 41, (57, 58)),
+    "aarch64": (0xC00000B7, 220, 435, 198, ()),
+}
+_CLONE_THREAD = 0x10000
+_BUILTINS = dict(vars(builtins))
+_dumps, _loads = json.dumps, json.loads  # a submission may patch the json module, too
+_reserve = b""  # memory given back before reporting a failure, so a MemoryError can be reported
+
+
+def main(argv: list[str]) -> None:
+    global _reserve
+    cmd_fd, res_fd, pos_fd, memory, cpu = (int(a) for a in argv[1:6])
+    _set_limits(memory, cpu)
+    _forbid_processes_and_network()
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write raises instead of killing
+    faulthandler.enable()  # a crash prints the Python stack to stderr, which the parent keeps
+    commands = os.fdopen(cmd_fd, "rb")
+    results = os.fdopen(res_fd, "wb")
+    position = memoryview(mmap.mmap(pos_fd, 8)).cast("q")
+    job = json.loads(commands.readline())
+
+    def send(build, *args) -> None:
+        """Build a message and send it, both with the builtins as they were at start."""
+
+        def work():
+            results.write(_dumps(build(*args)).encode() + b"\n")
+            results.flush()
+
+        _pristine(work)
+
+    send(_message, "started", True)
+    _reserve = bytes(1 << 20)
+    try:
+        module = _import(job["path"])
+    except BaseException as exc:  # the submission's failure is data, not our crash
+        send(_failure, "import", exc)
+        return
+    try:
+        name, strategy = pick_strategy(
+            vars(module), job["names"], job["arity"], job["function"], module.__name__, job["where"]
+        )
+    except Refused as exc:
+        send(_message, "error", {"stage": "find", "message": str(exc)})
+        return
+    team = vars(module).get("TEAM_NAME")  # vars: a module __getattr__ is not called
+    send(_loaded, name, team)
+    if job["mode"] == "live":
+        for line in commands:
+            args = _loads(line)
+            try:
+                answer = strategy(*args)
+            except BaseException as exc:
+                send(_failure, "call", exc, args)
+            else:
+                send(_encoded, "answer", answer)
+        return
+    if job["states"] is None:  # the rule set's observations are numpy's ndindex over the shape
+        states = list(itertools.product(*map(range, job["shape"])))
+    else:
+        states = [tuple(state) for state in job["states"]]
+    del job
+    gc.freeze()  # millions of states: the garbage collector need not scan them again and again
+    n = len(states)
+    for pass_index, order in enumerate((range(n), range(n - 1, -1, -1))):
+        answers = [None] * n
+        for i in order:
+            position[0] = pass_index * n + i
+            try:
+                answers[i] = strategy(*states[i])
+            except BaseException as exc:
+                send(_failure, "call", exc, list(states[i]))
+                return
+        send(_encoded, ("first", "second")[pass_index], answers)
+
+
+def _message(key, value):
+    return {key: value}
+
+
+def _loaded(function, team):
+    return {"loaded": {"function": function, "team": None if team is None else _text(team, 100)}}
+
+
+def _encoded(key, answer):
+    """One answer, or a list of them, encoded under KEY."""
+    if key == "answer":
+        return {key: encode(answer)}
+    # Ints and bools (the usual answers) inline: a big-pig table has two million of them.
+    return {
+        key: [
+            a if type(a) is bool or (type(a) is int and -(2**63) <= a < 2**63) else encode(a)
+            for a in answer
+        ]
+    }
+
+
+def _pristine(work):
+    """Run WORK (our own encoding and sending) with the builtins as they were at start.
+
+    A submission may replace ``type``, ``isinstance`` ... for everyone in this process; the
+    parent judges the answers anyway, but this keeps the report about them true.
+    """
+    namespace = vars(builtins)
+    theirs = dict(namespace)
+    namespace.clear()
+    namespace.update(_BUILTINS)
+    try:
+        return work()
+    finally:
+        namespace.clear()
+        namespace.update(theirs)
+
+
+def _set_limits(memory: int, cpu: int) -> None:
+    limits = [
+        (resource.RLIMIT_AS, memory),
+        (resource.RLIMIT_FSIZE, 0),  # no file can grow: writes fail even where the sandbox is thin
+        (resource.RLIMIT_NOFILE, 64),
+        (resource.RLIMIT_NPROC, 0),  # binds ordinary users only; the seccomp filter binds root too
+        (resource.RLIMIT_CORE, 0),
+    ]
+    for which, value in limits:
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):  # not supported on this system (e.g. RLIMIT_AS on macOS)
+            pass
+    if cpu:  # a backstop to the parent's wall clock: SIGXCPU at the soft limit, then SIGKILL
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
+
+def _forbid_processes_and_network() -> bool:
+    """Install a seccomp filter refusing new processes (threads stay) and sockets.
+
+    Process limits do not bind root, and a fork bomb must not reach the machine even then.
+    Returns False where there is no filter for this machine.
+    """
+    spec = _SYSCALLS.get(platform.machine()) if sys.platform.startswith("linux") else None
+    if spec is None:
+        return False
+    arch, clone, clone3, socket, forks = spec
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF opcodes
+    allow, kill = 0x7FFF0000, 0x80000000
+
+    def refuse(code: int) -> int:
+        return 0x00050000 | code  # SECCOMP_RET_ERRNO
+
+    program = [
+        (ld, 0, 0, 4),  # seccomp_data.arch: another ABI (32-bit calls) is killed
+        (jeq, 1, 0, arch),
+        (ret, 0, 0, kill),
+        (ld, 0, 0, 0),  # seccomp_data.nr; x32 numbers are killed
+        (jge, 0, 1, 0x40000000),
+        (ret, 0, 0, kill),
+    ]
+    refused = [(nr, errno.EAGAIN) for nr in forks]
+    refused += [
+        (clone3, errno.ENOSYS),
+        (socket, errno.ENETDOWN),
+    ]  # ENOSYS: libc falls back to clone
+    for nr, code in refused:
+        program += [(jeq, 0, 1, nr), (ret, 0, 0, refuse(code))]
+    program += [
+        (jeq, 0, 3, clone),
+        (ld, 0, 0, 16),  # clone's flags (low half of args[0])
+        (jset, 1, 0, _CLONE_THREAD),
+        (ret, 0, 0, refuse(errno.EAGAIN)),
+        (ret, 0, 0, allow),
+    ]
+    code = b"".join(struct.pack("HBBI", *insn) for insn in program)
+    filters = ctypes.create_string_buffer(code, len(code))
+    fprog = ctypes.create_string_buffer(struct.pack("HP", len(program), ctypes.addressof(filters)))
+    libc = ctypes.CDLL(None, use_errno=True)
+    ulong = ctypes.c_ulong
+    if libc.prctl(38, ulong(1), ulong(0), ulong(0), ulong(0)):  # PR_SET_NO_NEW_PRIVS
+        return False
+    # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    return libc.prctl(22, ulong(2), ulong(ctypes.addressof(fprog)), ulong(0), ulong(0)) == 0
+
+
+def _import(path: str):
+    # The submission's folder goes first on the path (`from hog import *` finds its sibling
+    # hog.py); hogbench itself is not importable.
+    sys.path.insert(0, os.path.dirname(path))
+    sys.argv = [path]
+    stem = os.path.splitext(os.path.basename(path))[0]
+    # Its own name when free, so a sibling importing it gets this module, not a second copy.
+    name = stem if stem.isidentifier() and stem not in sys.modules else "__submission__"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Refused(Exception):
+    """No strategy function could be chosen."""
+
+
+def pick_strategy(namespace, names, arity, name, module, where):
+    """Choose the strategy function exactly as ``hogbench.loading.find_strategy`` does.
+
+    That function cannot be imported here (it needs numba), so this is its twin; a test checks
+    that the two agree, messages included.
+    """
+    if name is not None:
+        func = namespace.get(name)
+        if not callable(func):
+            raise Refused(f"no function named {name!r}")
+        return name, func
+    for preferred in names:
+        if callable(namespace.get(preferred)):
+            return preferred, namespace[preferred]
+    candidates = [
+        key
+        for key, value in namespace.items()
+        if not key.startswith("_")
+        and inspect.isfunction(value)
+        and (not module or value.__module__ == module)
+        and _arity(value) == arity
+    ]
+    wanted = " or ".join(names)
+    if len(candidates) == 1:
+        return candidates[0], namespace[candidates[0]]
+    if not candidates:
+        raise Refused(
+            f"no strategy function: define {wanted}, or one function of {arity} arguments"
+        )
+    raise Refused(
+        f"ambiguous strategy: no {wanted}, and {len(candidates)} candidates"
+        f" ({', '.join(candidates)}); name one as {where}:NAME"
+    )
+
+
+def _arity(func):
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return len([p for p in params if p.default is p.empty and p.kind in positional])
+
+
+def encode(value):
+    """An answer as JSON: None, bools, ints, floats and strings as themselves (JSON keeps them
+    apart), anything else as its type's name and a short repr."""
+    kind = type(value)
+    if value is None or kind is bool or kind is float:
+        return value
+    if kind is int and -(2**63) <= value < 2**63:
+        return value
+    if kind is str:
+        return value[:100]
+    if kind is int:
+        return {"type": "int", "repr": f"<an int of {value.bit_length()} bits>"}
+    return {"type": _text(kind.__name__, 60), "repr": _text(value, 100, reprlib.repr)}
+
+
+def _text(value, limit, show=str):
+    try:
+        return show(value)[:limit]
+    except BaseException:  # a hostile __str__ or __repr__
+        return "<unprintable>"
+
+
+def _failure(stage, exc, state=None):
+    global _reserve
+    _reserve = b""
+    info = {
+        "stage": stage,
+        "state": state,
+        "type": _text(type(exc).__name__, 60),
+        "message": _text(exc, 300),
+    }
+    if isinstance(exc, SyntaxError):
+        info.update(message=_text(exc.msg, 300), file=_text(exc.filename, 300), line=exc.lineno)
+    try:
+        frames = [
+            frame
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if frame.filename != __file__ and not frame.filename.startswith("<frozen")
+        ]
+        traceback.clear_frames(exc.__traceback__)  # frees what a memory bomb holds in locals
+        lines = traceback.format_list(frames[-6:]) + traceback.format_exception_only(type(exc), exc)
+        info["traceback"] = "".join(lines)[-2000:]
+    except BaseException:
+        pass
+    return {"error": info}
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+    try:
+        sys.stdout.flush()
+    except BaseException:
+        pass
+    os._exit(0)  # no atexit handlers or lingering threads of the submission

@@ -1,0 +1,369 @@
+"""The sandbox and `check`: every hostile file gets its specific diagnosis and changes nothing.
+
+The corpus is tests/hostile (one attack per file, its docstring says what it does and what it
+should get). Each file runs from a fresh folder with sentinels around it: its own folder,
+another submission's folder, a fake HOME; the real /tmp and home folders are checked too.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from hogbench import sandbox, worker
+from hogbench.check import check_file
+from hogbench.errors import HogbenchError, StrategyError
+from hogbench.loading import find_strategy, load_entrant, parse_spec
+from hogbench.rules import get_rules
+from hogbench.tables import call_everywhere
+
+CORPUS = Path(__file__).parent / "hostile"
+FILES = Path(__file__).parent / "files"
+TIME_LIMIT = 2.0
+SECRET = "SECRET-of-another-team"
+# Where corpus files try to write outside their sandbox; none of these may appear.
+PWNED = [Path("/tmp/hogbench-pwned.txt"), Path("/root/hogbench-pwned.txt")]
+PWNED.append(Path("/home/hogbench-pwned.txt"))
+
+VALID = "valid: "
+# file -> words the check report must contain (a tuple: any one of them). Goal 10 unless GOALS.
+EXPECTED: dict[str, list] = {
+    "loop_at_import.py": ["invalid", "timed out while importing"],
+    "loop_at_state.py": ["at (7, 3)", "timed out", "2 s limit"],
+    "long_sleep.py": ["at (2, 5)", "timed out"],
+    "memory_bomb.py": ["at (1, 1)", "ran out of memory (limit 256 MB)"],
+    "fork_bomb.py": ["import failed", "may not start processes"],
+    "os_exit.py": ["at (4, 4)", "exited the interpreter (exit code 3)"],
+    "sys_exit.py": ["import failed", "tried to stop the interpreter", "SystemExit"],
+    "keyboard_interrupt.py": ["at (0, 9)", "tried to stop the interpreter", "KeyboardInterrupt"],
+    "segfault.py": ["at (3, 3)", "crashed: killed by signal SIGSEGV"],
+    "print_flood.py": [VALID, "printed 20.", "MB (discarded)"],
+    "write_own_folder.py": ["import failed", "Read-only file system", "may not write files"],
+    "write_home.py": ["import failed", ("Read-only file system", "No such file or directory")],
+    "write_tmp.py": ["import failed", "File too large", "may not write files"],
+    "read_other.py": ["at (0, 0)", "raised FileNotFoundError"],
+    "network.py": ["import failed", "Network is down", "have no network"],
+    "patch_random.py": [VALID],
+    "patch_builtins.py": ["illegal move at 100 of 100 states", "returned '6' (str), not an int"],
+    "patch_hogbench.py": ["import failed", "No module named 'hogbench'"],
+    "forge_protocol.py": ["broke the protocol with hogbench"],
+    "returns_float.py": ["at (0, 0): returned 4.0 (float), not an int"],
+    "returns_bool.py": ["at (0, 0): returned True (bool), not an int"],
+    "returns_str.py": ["at (0, 0): returned '4' (str), not an int"],
+    "returns_none.py": ["at (1, 0): returned None (NoneType), not an int"],
+    "returns_eleven.py": ["illegal move at 1 of 100", "at (0, 0): returned 11, outside 0..10"],
+    "returns_negative.py": ["illegal move at 1 of 100", "at (5, 6): returned -2, outside 0..10"],
+    "returns_int_subclass.py": ["returned 4 (Sneaky), not an int"],
+    "uses_random.py": ["not deterministic at"],
+    "counts_calls.py": ["not deterministic at", "at (0, 0): returned 1, then"],
+    "just_over_time.py": ["timed out", "the 2 s limit for answering every state ran out"],
+    "deep_recursion.py": ["at (6, 2)", "raised RecursionError"],
+    "syntax_error.py": ["syntax_error.py: syntax error at line 4: expected ':'"],
+    "no_function.py": ["no strategy function"],
+    "ambiguous.py": ["ambiguous strategy", "(bold, careful)"],
+    "import_error.py": ["import failed", "ModuleNotFoundError"],
+    "raises_at_state.py": ["at (8, 0)", "raised ZeroDivisionError"],
+}
+GOALS = {"just_over_time.py": 100}  # 10000 states x 1.1 ms: over the limit
+# Without bwrap a file can write, delete and read what the user can: those attacks only run
+# sandboxed. The slowest timeouts are covered once, sandboxed.
+NOT_IN_FALLBACK = {
+    "write_own_folder.py",
+    "write_home.py",
+    "write_tmp.py",
+    "read_other.py",
+    "just_over_time.py",
+    "loop_at_import.py",
+    "long_sleep.py",
+}
+
+
+@pytest.fixture
+def bwrap(monkeypatch):
+    monkeypatch.delenv(sandbox.SANDBOX_ENV, raising=False)
+    if sandbox.bwrap_path() is None:
+        pytest.skip(
+            "bwrap (bubblewrap) is missing or cannot make namespaces here: sandbox untested"
+        )
+
+
+@pytest.fixture
+def fallback(monkeypatch):
+    monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+
+
+@pytest.fixture
+def arena(tmp_path, monkeypatch):
+    """A submission folder with a sentinel, another team's folder and a fake HOME."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "sentinel.txt").write_text("sentinel")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "secret.txt").write_text(SECRET)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "sentinel.txt").write_text("home sentinel")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for path in PWNED:
+        assert not path.exists(), f"{path} is left over from an earlier run: remove it"
+    return tmp_path
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def run_corpus_file(name: str, arena: Path) -> str:
+    """Check one corpus file from the arena; asserts that nothing outside changed."""
+    target = arena / "sub" / name
+    shutil.copy(CORPUS / name, target)
+    with socket.socket() as listener:  # network.py tries to reach this
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        (arena / "sub" / "port.txt").write_text(str(listener.getsockname()[1]))
+        before = snapshot(arena)
+        rules = get_rules("hog-su21", GOALS.get(name, 10))
+        report = check_file(str(target), rules, TIME_LIMIT, memory_mb=256, cache=False)
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody connected
+    assert snapshot(arena) == before
+    assert not [p for p in PWNED if p.exists()]
+    text = "\n".join(report.lines)
+    assert SECRET not in text
+    assert report.valid == text.startswith(VALID), text
+    assert report.to_dict()["valid"] == report.valid
+    return text
+
+
+def assert_words(text: str, words: list) -> None:
+    for word in words:
+        options = word if isinstance(word, tuple) else (word,)
+        assert any(option in text for option in options), f"{options} not in:\n{text}"
+
+
+def test_corpus_is_complete_and_documented():
+    names = {p.name for p in CORPUS.glob("*.py")}
+    assert names == set(EXPECTED)
+    assert len(names) >= 20
+    for name in names:
+        first = (CORPUS / name).read_text().splitlines()[0]
+        assert first.startswith('"""') and first.endswith('"""') and "Expected:" in first, name
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_sandboxed(name, arena, bwrap):
+    text = run_corpus_file(name, arena)
+    assert_words(text, EXPECTED[name])
+    assert "without the sandbox" not in text
+
+
+@pytest.mark.parametrize("name", sorted(set(EXPECTED) - NOT_IN_FALLBACK))
+def test_corpus_fallback(name, arena, fallback):
+    text = run_corpus_file(name, arena)
+    assert_words(text, EXPECTED[name])
+    if text.startswith(VALID):
+        assert "note: it ran without the sandbox" in text
+
+
+def test_sandbox_shows_only_the_submissions_folder(arena, bwrap):
+    repo = Path(__file__).resolve().parent.parent
+    hidden = [arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
+    # /tmp is private and empty, but for the mount point of the submission's folder
+    tmp = [arena.parts[2]] if arena.parts[1] == "tmp" else []
+    probe = arena / "sub" / "probe.py"
+    probe.write_text(
+        "import os\n"
+        f"seen = [p for p in {[str(p) for p in hidden]!r} if os.path.exists(p)]\n"
+        f"if not os.path.exists({str(arena / 'sub' / 'sentinel.txt')!r}):\n"
+        "    seen.append('its own folder is missing')\n"
+        f"if os.listdir('/tmp') != {tmp!r}:\n"
+        "    seen.append('/tmp holds ' + repr(os.listdir('/tmp')))\n"
+        "def final_strategy(score, opponent_score):\n"
+        "    return ' '.join(seen) if seen else 4\n"
+    )
+    report = check_file(str(probe), get_rules("hog-su21", 10), TIME_LIMIT, cache=False)
+    assert report.valid, report.lines  # else the illegal "move" lists what it could see
+
+
+def test_good_file_loads_after_bad_ones_and_is_cached(arena, bwrap, monkeypatch):
+    rules = get_rules("hog-su21", 10)
+    for name in ("segfault.py", "memory_bomb.py", "forge_protocol.py", "os_exit.py"):
+        shutil.copy(CORPUS / name, arena / "sub")
+        with pytest.raises(StrategyError):
+            load_entrant(str(arena / "sub" / name), rules, memory_mb=256)
+    shutil.copytree(FILES / "sibling", arena / "team")  # `from hog import *` from its folder
+    spec = str(arena / "team" / "contest.py")
+    entrant = load_entrant(spec, rules)
+    assert entrant.tableable and entrant.function == "final_strategy"
+    assert entrant.table.at(rules, 3, 0) == 6 and entrant.table.at(rules, 3, 5) == 0
+
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a warm load must not start a worker")
+
+    monkeypatch.setattr(sandbox, "_Worker", no_worker)
+    start = time.perf_counter()
+    warm = load_entrant(spec, rules)
+    assert time.perf_counter() - start < 0.5
+    assert warm.key == entrant.key
+    # a changed sibling is a changed strategy: the cache must not answer for it
+    (arena / "team" / "hog.py").write_text("def piggy_points(score):\n    return 0\n")
+    with pytest.raises(AssertionError, match="warm load"):
+        load_entrant(spec, rules)
+
+
+def test_corrupted_cache_entries_are_ignored(tmp_path, bwrap, monkeypatch):
+    monkeypatch.setenv(sandbox.CACHE_ENV, str(tmp_path / "cache"))
+    rules = get_rules("hog-su21", 10)
+    spec = str(FILES / "good_su21.py")
+    first = load_entrant(spec, rules)
+    for entry in sandbox.cache_dir().glob("*.json"):
+        entry.write_text('{"version": 1, "function": "final_strategy", "choices": [')
+    again = load_entrant(spec, rules)
+    assert again.key == first.key and again.name == "Test Team"
+    for entry in sandbox.cache_dir().glob("*.json"):
+        entry.write_text(entry.read_text().replace("[0", "[true"))  # a bool is no move
+    assert load_entrant(spec, rules).key == first.key
+
+
+def test_check_valid_file_and_json(bwrap):
+    report = check_file(str(FILES / "good_su21.py"), get_rules("hog-su21", 10), TIME_LIMIT)
+    assert report.valid, report.lines
+    data = report.to_dict()
+    assert data["function"] == "final_strategy" and data["team"] == "Test Team"
+    assert data["failures"] == [] and data["seconds"] < TIME_LIMIT
+    assert "answers all 100 states" in report.lines[0]
+
+
+def test_not_deterministic_loads_live(arena, bwrap):
+    rules = get_rules("hog-su21", 10)
+    shutil.copy(CORPUS / "uses_random.py", arena / "sub")
+    spec = str(arena / "sub" / "uses_random.py")
+    entrant = load_entrant(spec, rules)
+    assert entrant.table is None and "not deterministic" in entrant.live_reason
+    with sandbox.LiveStrategy(spec, rules) as live:
+        assert {live(0, 0) for _ in range(200)} == set(range(1, 11))
+        copy = pickle.loads(pickle.dumps(live))  # how a joblib worker gets its own
+    with copy:
+        assert 1 <= copy(5, 7) <= 10
+
+
+def test_live_validates_and_times_out(arena, bwrap):
+    rules = get_rules("hog-su21", 10)
+    for name in ("returns_eleven.py", "loop_at_state.py", "os_exit.py"):
+        shutil.copy(CORPUS / name, arena / "sub")
+    with sandbox.LiveStrategy(str(arena / "sub" / "returns_eleven.py"), rules) as live:
+        assert live(3, 4) == 4
+        with pytest.raises(StrategyError, match=r"at \(0, 0\): illegal move: returned 11"):
+            live(0, 0)
+        with pytest.raises(StrategyError):  # it does not play on after an illegal move
+            live(3, 4)
+    options = {"decision_time_limit": 0.5}
+    with sandbox.LiveStrategy(str(arena / "sub" / "loop_at_state.py"), rules, **options) as live:
+        with pytest.raises(StrategyError, match=r"at \(7, 3\): timed out: no answer within 0.5 s"):
+            live(7, 3)
+    with sandbox.LiveStrategy(str(arena / "sub" / "os_exit.py"), rules) as live:
+        with pytest.raises(StrategyError, match=r"at \(4, 4\): exited the interpreter"):
+            live(4, 4)
+
+
+def test_fallback_warns_once_on_stderr(fallback, monkeypatch, capsys):
+    monkeypatch.setattr(sandbox, "_warned", False)
+    rules = get_rules("hog-su21", 10)
+    for _ in range(2):
+        entrant = load_entrant(str(FILES / "good_su21.py"), rules, cache=False)
+        assert (
+            entrant.tableable
+            and "it ran without the sandbox (resource limits only)" in entrant.notes
+        )
+    warning = capsys.readouterr().err.strip()
+    assert len(warning.splitlines()) == 1
+    assert "HOGBENCH_SANDBOX=off" in warning and "weaker isolation" in warning
+
+
+def test_require_sandbox_refuses_without_bwrap(monkeypatch):
+    monkeypatch.delenv(sandbox.SANDBOX_ENV, raising=False)
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)  # as on a machine without it
+    rules = get_rules("hog-su21", 10)
+    with pytest.raises(HogbenchError, match="refusing to run submitted code without the sandbox"):
+        load_entrant(str(FILES / "good_su21.py"), rules, require_sandbox=True, cache=False)
+    with pytest.raises(HogbenchError, match="refusing"):
+        check_file(str(FILES / "good_su21.py"), rules, require_sandbox=True)
+    monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+    with pytest.raises(HogbenchError, match=r"turned off \(HOGBENCH_SANDBOX=off\)"):
+        sandbox.LiveStrategy(str(FILES / "good_su21.py"), rules, require_sandbox=True)
+
+
+def test_unknown_options_are_rejected():
+    with pytest.raises(TypeError, match="time_limt"):
+        load_entrant(str(FILES / "good_su21.py"), get_rules("hog-su21", 10), time_limt=3)
+
+
+def test_worker_answers_in_call_everywhere_order(bwrap):
+    """The worker's passes are tables.call_everywhere's, call for call."""
+    rules = get_rules("hog-su21", 10)
+    answers = sandbox.collect_answers(parse_spec(str(CORPUS / "counts_calls.py")), rules)
+    namespace: dict = {}
+    exec((CORPUS / "counts_calls.py").read_text(), namespace)  # harmless: it only counts
+    first, second = call_everywhere(namespace["final_strategy"], rules)
+    assert (answers.first, answers.second) == (first, second)
+
+
+def test_worker_picks_the_strategy_like_find_strategy():
+    rules = get_rules("hog-su21", 10)
+
+    def two(a, b):
+        return 1
+
+    def other(a, b):
+        return 2
+
+    def three(a, b, c):
+        return 3
+
+    namespaces = [
+        {"final_strategy": two, "strategy": other},
+        {"strategy": other, "helper": three},
+        {"mine": two},
+        {"mine": two, "yours": other},
+        {"mine": three},
+        {"_private": two},
+    ]
+    for namespace in namespaces:
+        for name in (None, "mine", "absent"):
+            try:
+                expected = find_strategy(namespace, rules, name, "x.py")
+            except StrategyError as exc:
+                expected = exc.problem
+            try:
+                got = worker.pick_strategy(
+                    namespace, rules.strategy_names, len(rules.strategy_args), name, "", "x.py"
+                )
+            except worker.Refused as exc:
+                got = str(exc)
+            assert got == expected, (namespace, name)
+
+
+def test_check_command(arena, bwrap):
+    from typer.testing import CliRunner
+
+    from hogbench.cli import app
+
+    runner = CliRunner()
+    good = runner.invoke(app, ["check", str(FILES / "good_su21.py"), "--goal", "10", "--json"])
+    assert good.exit_code == 0, good.output
+    assert json.loads(good.stdout)["valid"] is True
+    shutil.copy(CORPUS / "returns_eleven.py", arena / "sub")
+    args = ["check", str(arena / "sub" / "returns_eleven.py"), "--goal", "10", "--time-limit", "2"]
+    bad = runner.invoke(app, [*args, "--require-sandbox"])
+    assert bad.exit_code == 1
+    assert "at (0, 0): returned 11, outside 0..10" in bad.stdout
+    missing = runner.invoke(app, ["check", str(arena / "nope.py")])
+    assert missing.exit_code == 2
