@@ -176,15 +176,16 @@ def test_corpus_fallback(name, arena, fallback):
 def test_sandbox_shows_only_the_submissions_folder(arena, bwrap):
     repo = Path(__file__).resolve().parent.parent
     hidden = [arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
-    # /tmp is private and empty, but for the mount point of the submission's folder
-    tmp = [arena.parts[2]] if arena.parts[1] == "tmp" else []
+    # /tmp is private and empty, but for the mount points of what the sandbox shows
+    shown = [arena, sandbox.WORKER, *map(Path, sandbox._python_dirs())]
+    tmp = sorted({p.parts[2] for p in shown if p.parts[1] == "tmp"})
     probe = arena / "sub" / "probe.py"
     probe.write_text(
         "import os\n"
         f"seen = [p for p in {[str(p) for p in hidden]!r} if os.path.exists(p)]\n"
         f"if not os.path.exists({str(arena / 'sub' / 'sentinel.txt')!r}):\n"
         "    seen.append('its own folder is missing')\n"
-        f"if os.listdir('/tmp') != {tmp!r}:\n"
+        f"if sorted(os.listdir('/tmp')) != {tmp!r}:\n"
         "    seen.append('/tmp holds ' + repr(os.listdir('/tmp')))\n"
         "def final_strategy(score, opponent_score):\n"
         "    return ' '.join(seen) if seen else 4\n"
