@@ -64,23 +64,74 @@ def call_everywhere(strategy: Callable, rules: RuleSet) -> tuple[list[Any], list
 def table_from_answers(
     rules: RuleSet, first: Sequence[Any], second: Sequence[Any], where: str
 ) -> DecisionTable:
-    """Validate raw answers of both passes and build the table; StrategyError on the first fault."""
-    states = list(rules.observations())
-    if len(first) != len(states) or len(second) != len(states):
-        raise StrategyError(where, f"answered {len(first)} states, expected {len(states)}")
-    choices = np.empty(len(states), dtype=np.int64)
-    for i, state in enumerate(states):
-        try:
-            choices[i] = rules.choice(first[i])
-        except IllegalChoice as exc:
-            raise StrategyError(where, f"illegal move: {exc}", state) from None
-        if not _same(first[i], second[i]):
-            raise NotDeterministic(
-                where,
-                f"not deterministic: returned {first[i]!r}, then {second[i]!r} when called again",
-                state,
-            )
+    """Validate raw answers of both passes and build the table; StrategyError on the first fault.
+
+    Tables can have millions of states (Big Pig), so answers are judged once per distinct
+    value and compared in bulk; the state-by-state search runs only to name a fault.
+    """
+    n = int(np.prod(rules.obs_shape))
+    if len(first) != n or len(second) != n:
+        raise StrategyError(where, f"answered {len(first)} states, expected {n}")
+    verdicts = _verdicts(rules, first)
+    bad = {k for k, v in verdicts.items() if isinstance(v, IllegalChoice)}
+    illegal = _first_index(lambda i: _key(first[i]) in bad, n) if bad else n
+    same = first == second and list(map(type, first)) == list(map(type, second))
+    changed = n if same else _first_index(lambda i: not _same(first[i], second[i]), n)
+    if illegal <= changed and illegal < n:
+        raise StrategyError(
+            where, f"illegal move: {verdicts[_key(first[illegal])]}", rules.obs_args(illegal)
+        )
+    if changed < n:
+        raise NotDeterministic(
+            where,
+            f"not deterministic: returned {first[changed]!r}, then {second[changed]!r}"
+            " when called again",
+            rules.obs_args(changed),
+        )
+    kinds = {k[0] for k in verdicts}
+    if kinds == {int} and all(v == k[1] for k, v in verdicts.items()):
+        choices = np.array(first, dtype=np.int64)  # plain ints, legal as they are
+    elif len(kinds) == 1 and kinds <= {bool, int, str}:  # e.g. True/False or 'roll'/'hold'
+        (kind,) = kinds
+        distinct, inverse = np.unique(np.array(first), return_inverse=True)
+        lookup = np.array([verdicts[(kind, kind(d))] for d in distinct], dtype=np.int64)
+        choices = lookup[inverse.reshape(-1)]
+    else:
+        choices = np.fromiter((verdicts[_key(v)] for v in first), dtype=np.int64, count=n)
     return DecisionTable(rules.name, rules.goal, choices)
+
+
+def _key(value: Any) -> tuple:
+    """A dict key that keeps 1, 1.0 and True apart (they hash alike) and accepts any value."""
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value), id(value))
+    return (type(value), value)
+
+
+def _verdicts(rules: RuleSet, answers: Sequence[Any]) -> dict[tuple, Any]:
+    """The legal choice, or the IllegalChoice, for each distinct answer."""
+    verdicts: dict[tuple, Any] = {}
+    for value in answers if len(answers) < 64 else _distinct(answers):
+        key = _key(value)
+        if key not in verdicts:
+            try:
+                verdicts[key] = rules.choice(value)
+            except IllegalChoice as exc:
+                verdicts[key] = exc
+    return verdicts
+
+
+def _distinct(answers: Sequence[Any]) -> list[Any]:
+    try:
+        return [v for _, v in set(zip(map(type, answers), answers, strict=True))]
+    except TypeError:  # an unhashable answer: judge each one
+        return list(answers)
+
+
+def _first_index(test: Callable[[int], bool], n: int) -> int:
+    return next((i for i in range(n) if test(i)), n)
 
 
 def tabulate(strategy: Callable, rules: RuleSet, where: str) -> DecisionTable:
