@@ -541,5 +541,116 @@ def _ask(prompt: str) -> str:
     return input()
 
 
+@app.command()
+def tournament(
+    source: Annotated[
+        list[str],
+        typer.Argument(help="A tournament .toml, a folder of submissions, or strategies/globs."),
+    ],
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rule set.")] = None,
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="exact (default) or mc.")] = None,
+    games: Annotated[
+        int | None, typer.Option("-n", "--games", help="Monte Carlo games per pair.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default 0).")] = None,
+    threshold: Annotated[
+        float | None, typer.Option("--threshold", help="Win rate for a match point.")
+    ] = None,
+    store: Annotated[str | None, typer.Option("--store", help="SQLite results file.")] = None,
+    out_dir: Annotated[
+        str | None, typer.Option("--out", help="Write standings, matrix, JSON and HTML here.")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Title.")] = None,
+    jobs: JobsOpt = None,
+    backend: Annotated[str, typer.Option("--backend", help="local, dask or ray.")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Cluster address, e.g. tcp://host:8786.")
+    ] = None,
+    batch_size: Annotated[
+        int | None, typer.Option("--batch-size", help="Pairs per task (default: automatic).")
+    ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option("--time-limit", help="Seconds a submission may take to answer all states."),
+    ] = None,
+) -> None:
+    """Round robin: every pair in both seatings, standings, matrix; resumable."""
+    from pathlib import Path
+
+    from hogbench import report
+    from hogbench import tournament as tm
+    from hogbench.rules import parse_options
+
+    t = tm.load_source(
+        source,
+        rules=rules,
+        goal=goal,
+        options=parse_options(option) if option else None,
+        mode=mode,
+        games=games,
+        seed=seed,
+        threshold=threshold,
+        store=Path(store) if store else None,
+        out=Path(out_dir) if out_dir else None,
+        name=name,
+        time_limit=time_limit,
+    )
+    progress = report.PairProgress(err)
+    result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
+    report.print_report(out, report.console_report(result, t.out))
+    err.print(
+        f"{result.computed} pairs computed in {result.seconds:.1f} s,"
+        f" {result.stored} from the store ({t.store or tm.default_store(t)})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if t.out is not None:
+        paths = report.write_reports(result, t.out)
+        err.print(f"reports: {', '.join(map(str, paths))}", highlight=False, soft_wrap=True)
+
+
+@app.command()
+def gauntlet(
+    strategy: Annotated[str, typer.Argument(help="The strategy to test.")],
+    opponents: Annotated[
+        list[str] | None, typer.Argument(help="More opponents (an unquoted glob lands here).")
+    ] = None,
+    against: Annotated[
+        list[str] | None, typer.Option("--against", "-a", help="Opponents: files, globs, specs.")
+    ] = None,
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    games: Annotated[
+        int, typer.Option("-n", "--games", help="Monte Carlo games for live pairs.")
+    ] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for Monte Carlo pairs.")] = 0,
+    threshold: Annotated[
+        float, typer.Option("--threshold", help="Win rate that counts as beating.")
+    ] = 0.500001,
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One strategy against a field: win rate against each, and whether it beats it."""
+    from hogbench import report
+    from hogbench import tournament as tm
+    from hogbench.errors import UsageError
+
+    field = [*(against or []), *(opponents or [])]
+    if not field:
+        raise UsageError("give opponents with --against (files, globs or built-in specs)")
+    if games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    rule_set = _rules(rules, goal, option)
+    progress = None if as_json else report.PairProgress(err)
+    me, rows = tm.gauntlet(rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress)
+    if as_json:
+        _print_json(report.gauntlet_data(me, rows, threshold))
+        return
+    out.print(report.gauntlet_table(me, rows, threshold))
+
+
 if __name__ == "__main__":
     main()

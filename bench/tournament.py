@@ -1,0 +1,121 @@
+"""A class-sized exact round robin: 200 submissions, every pair, tables made from files.
+
+The entrants are random variations of the course's cutoff strategies (Piggy Points cutoff, dice,
+More Boar or not, more dice when far behind), written as .py files in a temporary folder and
+loaded through the sandbox with an empty table cache, so making the tables is part of the time.
+The script prints the time to load, the time to play every pair, pairs per second, and the
+engine's own time per pair (summed over pairs) beside the wall time per pair, which shows what
+the scheduling, batching and store cost on top of ``exact.evaluate``.
+
+    python bench/tournament.py [--entrants 200] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+TEMPLATE = '''"""Generated entrant {k}: {style} cutoff strategy."""
+
+TEAM_NAME = "Bench {k:03}"
+
+
+def piggy_points(score):
+    return abs((score // 10) % 10 - score % 10) + 4
+
+
+def more_boar(score, opponent_score):
+    mine, theirs = [int(d) for d in str(score)], [int(d) for d in str(opponent_score)]
+    return min(mine) < min(theirs) and max(mine) > max(theirs)
+
+
+def final_strategy(score, opponent_score):
+    bacon = piggy_points(opponent_score)
+    if {boar} and more_boar(score + bacon, opponent_score):
+        return 0
+    if bacon >= {cutoff}:
+        return 0
+    return {num_rolls} + (1 if opponent_score - score > {behind} else 0)
+'''
+
+
+def write_entrants(folder: Path, n: int, seed: int) -> list[str]:
+    """N distinct generated strategy files in FOLDER; returns their paths."""
+    rng = random.Random(seed)
+    seen: set[tuple] = set()
+    paths = []
+    while len(paths) < n:
+        params = (rng.random() < 0.5, rng.randint(5, 12), rng.randint(3, 8), rng.randint(5, 60))
+        if params in seen:
+            continue
+        seen.add(params)
+        boar, cutoff, num_rolls, behind = params
+        path = folder / f"entrant_{len(paths):03}.py"
+        style = "More Boar" if boar else "Piggy Points"
+        path.write_text(
+            TEMPLATE.format(
+                k=len(paths),
+                style=style,
+                boar=boar,
+                cutoff=cutoff,
+                num_rolls=num_rolls,
+                behind=behind,
+            )
+        )
+        paths.append(str(path))
+    return paths
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rules", default="hog-su21")
+    parser.add_argument("--seed", type=int, default=2021)
+    parser.add_argument("--batch-size", type=int, default=None)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # An empty table cache: loading every file through the sandbox is part of the run.
+        os.environ["HOGBENCH_CACHE"] = str(Path(tmp) / "cache")
+        from hogbench import report
+        from hogbench import tournament as tm
+        from hogbench.rules import get_rules
+
+        rules = get_rules(args.rules)
+        folder = Path(tmp) / "submissions"
+        folder.mkdir()
+        specs = write_entrants(folder, args.entrants, args.seed)
+        progress = report.PairProgress(Console(stderr=True))
+        start = time.perf_counter()
+        slots = tm.load_slots(specs, rules, args.jobs, progress)
+        loaded = time.perf_counter() - start
+        bad = [s.disqualified for s in slots if s.disqualified]
+        t = tm.Tournament("bench", rules, specs, store=Path(tmp) / "store.sqlite")
+        result = tm.run(t, args.jobs, batch_size=args.batch_size, progress=progress, slots=slots)
+        total = time.perf_counter() - start
+    pairs = result.computed
+    played = result.seconds
+    engine = sum(r.seconds for (i, j), r in result.results.items() if i < j)
+    unique = len({r.key for (i, j), r in result.results.items() if i < j})
+    print(f"entrants: {args.entrants} ({len(bad)} disqualified), rules {rules.key}")
+    print(
+        f"load (sandbox, tables made): {loaded:.1f} s, {loaded / len(specs) * 1000:.0f} ms/entrant"
+    )
+    print(f"pairs: {pairs} computed ({unique} distinct) with {args.jobs} jobs in {played:.1f} s")
+    print(f"pairs per second: {pairs / played:,.0f}")
+    print(
+        f"per pair: engine {engine / max(unique, 1) * 1000:.2f} ms,"
+        f" wall x jobs {played * args.jobs / max(pairs, 1) * 1000:.2f} ms"
+    )
+    print(f"total: {total:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

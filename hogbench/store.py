@@ -1,0 +1,156 @@
+"""The results store: one SQLite file per tournament, so a tournament can stop and resume.
+
+A pair's result depends only on what it is keyed by: the rule set (name, goal, options), the two
+entrants' keys (table hashes, or file hashes for live entrants), the mode, the seed and the
+number of games. Names, paths and the order of the entrants are not part of the key, so renaming
+or reordering submissions costs nothing and a changed submission gets a new key (and new pairs).
+
+Pairs are stored once, with A the smaller key; the other seating order is derived (see
+``PairResult.flipped``). Each finished batch is one transaction, so a tournament killed at any
+point keeps every batch it committed and loses at most the batches in flight.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS pairs (
+    rules TEXT NOT NULL,
+    a TEXT NOT NULL,
+    b TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    first REAL NOT NULL,
+    second REAL NOT NULL,
+    counts TEXT,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (rules, a, b, mode, seed, games)
+)
+"""
+
+
+@dataclass(frozen=True)
+class PairKey:
+    """What a pair's result depends on. Exact pairs use seed 0 and games 0."""
+
+    rules: str
+    a: str
+    b: str
+    mode: str  # "exact" or "mc"
+    seed: int
+    games: int
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """A's results against B in both seatings.
+
+    ``first``/``second`` are A's win rates moving first/second (a tie counts half); for Monte
+    Carlo pairs ``counts`` holds A's (wins, losses, ties) moving first, then moving second.
+    """
+
+    key: PairKey
+    first: float
+    second: float
+    counts: tuple[int, int, int, int, int, int] | None = None
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return self.key.mode == "exact"
+
+    @property
+    def win_rate(self) -> float:
+        if self.counts is None:
+            return (self.first + self.second) / 2
+        wins, losses, ties = self.totals
+        return (wins + ties / 2) / (wins + losses + ties)
+
+    @property
+    def totals(self) -> tuple[int, int, int]:
+        """A's wins, losses and ties over both seatings (Monte Carlo pairs only)."""
+        assert self.counts is not None
+        c = self.counts
+        return c[0] + c[3], c[1] + c[4], c[2] + c[5]
+
+    def flipped(self) -> PairResult:
+        """The same pair seen from B: B first is A second, and wins are losses."""
+        k = self.key
+        counts = None
+        if self.counts is not None:
+            w1, l1, t1, w2, l2, t2 = self.counts
+            counts = (l2, w2, t2, l1, w1, t1)
+        return PairResult(
+            PairKey(k.rules, k.b, k.a, k.mode, k.seed, k.games),
+            1.0 - self.second,
+            1.0 - self.first,
+            counts,
+            self.seconds,
+        )
+
+
+class Store:
+    """Finished pairs in an SQLite file; ``put`` commits one batch as one transaction."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # A long timeout: a second process reading the store (a report, a test) may hold a lock.
+        self.db = sqlite3.connect(str(path), timeout=60)
+        with self.db:
+            self.db.execute(SCHEMA)
+
+    def get(self, keys: Iterable[PairKey]) -> dict[PairKey, PairResult]:
+        """The stored results among KEYS."""
+        wanted = set(keys)
+        found: dict[PairKey, PairResult] = {}
+        for rules in {k.rules for k in wanted}:
+            rows = self.db.execute(
+                "SELECT a, b, mode, seed, games, first, second, counts, seconds"
+                " FROM pairs WHERE rules = ?",
+                (rules,),
+            )
+            for a, b, mode, seed, games, first, second, counts, seconds in rows:
+                key = PairKey(rules, a, b, mode, seed, games)
+                if key in wanted:
+                    parsed = tuple(int(c) for c in counts.split()) if counts else None
+                    found[key] = PairResult(key, first, second, parsed, seconds)
+        return found
+
+    def put(self, results: Iterable[PairResult]) -> None:
+        """Store a finished batch, all or nothing."""
+        rows = [
+            (
+                r.key.rules,
+                r.key.a,
+                r.key.b,
+                r.key.mode,
+                r.key.seed,
+                r.key.games,
+                r.first,
+                r.second,
+                " ".join(map(str, r.counts)) if r.counts is not None else None,
+                r.seconds,
+            )
+            for r in results
+        ]
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO pairs VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,714 @@
+"""Class tournaments: where the entrants come from, which pairs to play, and playing them.
+
+A tournament is a round robin: every pair of entrants plays in both seatings. Submissions are
+loaded once (in the sandbox) into decision tables; pairs of tables are evaluated exactly, and a
+pair with a live entrant (one that is not a table, e.g. a randomised strategy) is played by Monte
+Carlo. In ``mc`` mode every pair is played by Monte Carlo.
+
+Pairs are keyed by content (see ``hogbench.store``), looked up in the tournament's store, and only
+the missing ones are computed: in batches, through joblib, on local processes or a Dask or Ray
+cluster. A batch carries the rule set (which drops its model when pickled) and the tables it
+needs, each once; a live entrant travels as its spec and is opened by the sandbox in the worker.
+Workers never receive submission code.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import itertools
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+
+from hogbench import exact, simulate
+from hogbench.duel import player
+from hogbench.errors import HogbenchError, StrategyError, UsageError
+from hogbench.loading import Entrant, load_entrant
+from hogbench.rules.base import RuleSet
+from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
+from hogbench.store import PairKey, PairResult, Store
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+MODES = ("exact", "mc")
+BACKENDS = ("local", "dask", "ray")
+DEFAULT_GAMES = 10_000
+#: Most pairs in one joblib task: enough to make the task overhead small against the engine's
+#: time per pair, few enough that the progress bar moves and the work spreads over workers.
+MAX_BATCH = 256
+NAME_WIDTH = 40
+#: About what starting local worker processes costs (imports, compiled code, the model).
+WORKER_START_SECONDS = 3.0
+
+TOML_KEYS = {
+    "name": "the tournament's title",
+    "rules": "rule set name, e.g. hog-su21",
+    "goal": "score to win (default 100)",
+    "options": "table of rule options, e.g. feral_hogs = false",
+    "entrants": "list of .py paths, folders, globs or built-in specs",
+    "mode": '"exact" (default) or "mc"',
+    "games": "Monte Carlo games per pair",
+    "seed": "seed for Monte Carlo pairs (default 0)",
+    "threshold": "win rate above which a match scores a point (default 0.500001)",
+    "store": "SQLite results file",
+    "out": "folder for the reports",
+    "time_limit": "seconds a submission may take to answer every state (sandbox default: 10)",
+}
+
+
+@dataclass
+class Tournament:
+    """What to play: the entrants' specs (paths already resolved) and how."""
+
+    name: str
+    rules: RuleSet
+    entrants: list[str]
+    mode: str = "exact"
+    games: int = DEFAULT_GAMES
+    seed: int = 0
+    threshold: float = DEFAULT_THRESHOLD
+    store: Path | None = None
+    out: Path | None = None
+    time_limit: float | None = None  # the sandbox's limit for loading one submission
+
+
+# -- sources -----------------------------------------------------------------------------------
+def load_source(sources: list[str], **overrides: Any) -> Tournament:
+    """A tournament from a TOML file, a folder of submissions, or a list of specs and globs.
+
+    OVERRIDES (rules, goal, options, mode, games, seed, threshold, store, out, name,
+    time_limit) are the command line's; those that are not None win over the file's values.
+    """
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if not sources:
+        raise UsageError("give a tournament .toml file, a folder of submissions, or strategies")
+    if len(sources) == 1 and sources[0].endswith(".toml"):
+        return from_toml(Path(sources[0]), **overrides)
+    if len(sources) == 1 and Path(sources[0]).is_dir():
+        name = Path(sources[0]).resolve().name
+    else:
+        name = "tournament"
+    settings = {"name": name, "entrants": list(sources), **overrides}
+    return _build(
+        settings, Path.cwd(), lambda key: "strategies" if key == "entrants" else f"--{key}"
+    )
+
+
+def from_toml(path: Path, **overrides: Any) -> Tournament:
+    """Read a tournament file; UsageError naming the key for anything wrong in it."""
+    if not path.is_file():
+        raise UsageError(f"no such tournament file: {path}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: not valid TOML: {exc}") from None
+    for key in data:
+        if key not in TOML_KEYS:
+            known = ", ".join(TOML_KEYS)
+            raise UsageError(f"{path}: unknown key {key!r} (known keys: {known})")
+    if "entrants" not in data:
+        raise UsageError(f"{path}: key 'entrants' is missing ({TOML_KEYS['entrants']})")
+    data.setdefault("name", path.stem)
+    for key in ("store", "out"):  # paths in the file are relative to the file
+        if key in data and isinstance(data[key], str):
+            data[key] = Path(os.path.normpath(path.parent / data[key]))
+    if "options" in overrides:  # options given on the command line add to the file's
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise UsageError(f"{path}: key 'options': expected {TOML_KEYS['options']}")
+        overrides["options"] = {**options, **overrides["options"]}
+    data.update(overrides)
+    return _build(data, path.parent, lambda key: f"{path}: key {key!r}")
+
+
+def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) -> Tournament:
+    """Check every setting and make the Tournament; WHERE(key) names a setting in errors."""
+    from hogbench.rules import get_rules
+
+    def fail(key: str, problem: str) -> UsageError:
+        return UsageError(f"{where(key)}: {problem}")
+
+    def get(key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        value = settings.get(key, default)
+        if value is not None and (
+            not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
+        ):
+            expected = kind.__name__ if isinstance(kind, type) else kind[0].__name__
+            raise fail(key, f"expected {TOML_KEYS[key]} ({expected}), got {value!r}")
+        return value
+
+    name = get("name", str, "tournament")
+    rules_name = get("rules", str, "hog-su21")
+    goal = get("goal", int, None)
+    options = get("options", dict, {})
+    mode = get("mode", str, "exact")
+    games = get("games", int, DEFAULT_GAMES)
+    seed = get("seed", int, 0)
+    threshold = get("threshold", (float, int), DEFAULT_THRESHOLD)
+    entrants = get("entrants", list, None)
+    store = get("store", (str, Path), None)
+    out = get("out", (str, Path), None)
+    time_limit = get("time_limit", (float, int), None)
+    if mode not in MODES:
+        raise fail("mode", f'must be "exact" or "mc", got {mode!r}')
+    if games < 1:
+        raise fail("games", f"must be at least 1, got {games}")
+    if not 0 <= seed < 2**63:
+        raise fail("seed", f"must be between 0 and 2**63 - 1, got {seed}")
+    if not 0.5 <= threshold < 1:
+        raise fail("threshold", f"must be at least 0.5 and below 1, got {threshold}")
+    if goal is not None and goal < 1:
+        raise fail("goal", f"must be at least 1, got {goal}")
+    if time_limit is not None and time_limit <= 0:
+        raise fail("time_limit", f"must be positive, got {time_limit}")
+    try:
+        rules = get_rules(rules_name, goal, **options)
+    except UsageError as exc:
+        key = "rules" if "rule set" in str(exc) and "option" not in str(exc) else "options"
+        raise fail(key, str(exc)) from None
+    if not entrants or not all(isinstance(e, str) for e in entrants):
+        raise fail("entrants", f"expected {TOML_KEYS['entrants']}, got {entrants!r}")
+    try:
+        specs = expand_entrants(entrants, base)
+    except UsageError as exc:
+        raise fail("entrants", str(exc)) from None
+    if len(specs) < 2:
+        raise fail("entrants", f"a tournament needs at least 2 entrants, found {len(specs)}")
+    return Tournament(
+        name=name,
+        rules=rules,
+        entrants=specs,
+        mode=mode,
+        games=games,
+        seed=seed,
+        threshold=float(threshold),
+        store=Path(store) if store is not None else None,
+        out=Path(out) if out is not None else None,
+        time_limit=float(time_limit) if time_limit is not None else None,
+    )
+
+
+def expand_entrants(items: list[str], base: Path) -> list[str]:
+    """Specs from paths, folders and globs (relative to BASE) and built-in specs, in order.
+
+    A folder stands for its .py files (not those starting with "_"); a glob must match
+    something. The same file named twice is one entrant.
+    """
+    specs: list[str] = []
+    for item in items:
+        head, sep, function = item.partition(":")
+        path = base / head
+        if any(c in head for c in "*?["):
+            matches = sorted(glob.glob(str(path), recursive=True))
+            files = [Path(m) for m in matches if m.endswith(".py") and Path(m).is_file()]
+            if not files:
+                raise UsageError(f"{item!r} matches no .py file (looked in {path.parent})")
+            specs += [_display(f) + sep + function for f in files]
+        elif path.is_dir():
+            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+            if not files:
+                raise UsageError(f"folder {head!r} holds no .py files")
+            specs += [_display(f) for f in files]
+        elif head.endswith(".py") or "/" in head or os.sep in head:
+            if not path.is_file():
+                raise UsageError(f"no such strategy file: {path}")
+            specs.append(_display(path) + sep + function)
+        else:
+            specs.append(item.strip())  # a built-in, checked when it is loaded
+    return list(dict.fromkeys(specs))
+
+
+def _display(path: Path) -> str:
+    """A path as short as it can be: relative to the working directory when it is below it."""
+    path = path.resolve()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# -- entrants ----------------------------------------------------------------------------------
+@dataclass
+class Slot:
+    """An entrant in a tournament: loaded, or disqualified with the reason."""
+
+    spec: str
+    name: str
+    entrant: Entrant | None = None
+    disqualified: str | None = None
+
+
+class Progress(Protocol):
+    def start(self, label: str, total: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+    def stop(self) -> None: ...
+
+
+def clean_name(name: str) -> str:
+    """A team name as shown: printable characters only, at most NAME_WIDTH of them.
+
+    TEAM_NAME comes from a submission; control characters in it could rewrite the terminal.
+    """
+    text = re.sub(r"\s+", " ", "".join(c if c.isprintable() else " " for c in str(name))).strip()
+    if len(text) > NAME_WIDTH:
+        text = text[: NAME_WIDTH - 1] + "…"
+    return text or "(no name)"
+
+
+def load_slots(
+    specs: list[str],
+    rules: RuleSet,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    **sandbox_options: Any,
+) -> list[Slot]:
+    """Load every spec; a StrategyError disqualifies that entrant and nothing else.
+
+    Loading runs submissions in the sandbox, which waits on worker processes, so threads are
+    enough to load several at once.
+    """
+
+    def one(spec: str) -> Slot:
+        try:
+            entrant = load_entrant(spec, rules, **sandbox_options)
+        except StrategyError as exc:
+            slot = Slot(spec, clean_name(spec), disqualified=str(exc))
+        except UsageError as exc:
+            raise UsageError(f"entrant {spec}: {exc}") from None
+        else:
+            slot = Slot(spec, clean_name(entrant.name), entrant=entrant)
+        if progress is not None:
+            progress.advance(1)
+        return slot
+
+    if progress is not None:
+        progress.start("loading entrants", len(specs))
+    try:
+        if jobs == 1 or len(specs) == 1:
+            slots = [one(s) for s in specs]
+        else:
+            with ThreadPoolExecutor(max_workers=min(jobs, len(specs))) as pool:
+                slots = list(pool.map(one, specs))
+    finally:
+        if progress is not None:
+            progress.stop()
+    _unique_names(slots)
+    return slots
+
+
+def _unique_names(slots: list[Slot]) -> None:
+    """Two entrants with the same TEAM_NAME are told apart by their spec."""
+    seen: dict[str, int] = {}
+    for slot in slots:
+        seen[slot.name] = seen.get(slot.name, 0) + 1
+    for slot in slots:
+        if seen[slot.name] > 1:
+            slot.name = f"{slot.name} ({slot.spec})"
+
+
+# -- playing pairs -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PairFailure:
+    """A pair that could not be played (a live strategy failed, or games never ended)."""
+
+    key: PairKey
+    message: str
+    strategy_error: bool
+    where: str = ""
+
+
+def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
+    """Exact wherever both sides are tables and the tournament is exact."""
+    return "exact" if mode == "exact" and a.tableable and b.tableable else "mc"
+
+
+def pair_key(rules: RuleSet, a: Entrant, b: Entrant, mode: str, seed: int, games: int) -> PairKey:
+    """The store key of a pair, with A the smaller entrant key (one row for both orders)."""
+    ka, kb = sorted((a.key, b.key))
+    if pair_mode(mode, a, b) == "exact":
+        return PairKey(rules.key, ka, kb, "exact", 0, 0)
+    return PairKey(rules.key, ka, kb, "mc", seed, games)
+
+
+def pair_seed(key: PairKey) -> int:
+    """A Monte Carlo pair's own seed, from the tournament seed and the two entrants' keys.
+
+    It does not depend on the other entrants or their order, so a pair's result is the same in
+    any tournament that plays it with the same seed.
+    """
+    digest = hashlib.sha256(f"{key.seed}:{key.a}:{key.b}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+_RESIDENT: dict[str, RuleSet] = {}
+
+
+def _resident(rules: RuleSet) -> RuleSet:
+    """One rule set per worker process, so its model is built once and not once per batch."""
+    return _RESIDENT.setdefault(rules.key, rules)
+
+
+def play_batch(
+    rules: RuleSet, players: dict[str, simulate.Player], keys: list[PairKey]
+) -> list[PairResult | PairFailure]:
+    """Play a batch of pairs (in a worker): exact.evaluate for tables, simulate otherwise."""
+    rules = _resident(rules)
+    results: list[PairResult | PairFailure] = []
+    for key in keys:
+        start = time.perf_counter()
+        try:
+            if key.mode == "exact":
+                values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
+                results.append(
+                    PairResult(key, values.first, values.second, None, time.perf_counter() - start)
+                )
+                continue
+            counts = simulate.simulate(
+                rules, players[key.a], players[key.b], key.games, pair_seed(key), jobs=1
+            )
+        except StrategyError as exc:
+            results.append(PairFailure(key, str(exc), True, exc.where))
+            continue
+        except HogbenchError as exc:
+            results.append(PairFailure(key, str(exc), False))
+            continue
+        first, second = ((w + t / 2) / (w + lost + t) for w, lost, t in counts.tolist())
+        flat = tuple(int(c) for c in counts.ravel())
+        seconds = time.perf_counter() - start
+        results.append(PairResult(key, first, second, flat, seconds))  # type: ignore[arg-type]
+    return results
+
+
+def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[PairKey]]:
+    """Cut the pairs into batches of at most SIZE: one tile of the pair matrix each.
+
+    A tile of side sqrt(SIZE) holds up to SIZE pairs among at most 2 * sqrt(SIZE) entrants, so
+    each table is sent once per batch, not once per pair. A pair with a live entrant is a batch
+    of its own: it is slow, and spreading those out balances the workers.
+    """
+    names = sorted({k.a for k in keys} | {k.b for k in keys})
+    index = {name: i for i, name in enumerate(names)}
+    side = max(1, math.isqrt(size))
+
+    def tile(k: PairKey) -> tuple[int, int]:
+        return index[k.a] // side, index[k.b] // side
+
+    tabled = sorted(
+        (k for k in keys if k.a not in live and k.b not in live),
+        key=lambda k: (tile(k), index[k.a], index[k.b]),
+    )
+    batches = [list(group) for _, group in itertools.groupby(tabled, key=tile)]
+    return [[k] for k in keys if k.a in live or k.b in live] + batches
+
+
+def auto_batch_size(n_pairs: int, workers: int) -> int:
+    """About four batches per worker, at most MAX_BATCH pairs each."""
+    return max(1, min(MAX_BATCH, math.ceil(n_pairs / (4 * max(1, workers)))))
+
+
+def _dispatch(
+    tasks: list[tuple], jobs: int, backend: str, scheduler: str | None
+) -> Iterator[list[PairResult | PairFailure]]:
+    """Run play_batch on each task, yielding each batch's results as it finishes."""
+    if backend == "local":
+        # Starting worker processes costs seconds (imports, compiled code, the model), more
+        # than a small tournament takes: play the first batch here, and go parallel only if
+        # the rest would take long enough to be worth the start.
+        if tasks:
+            _ = _resident(tasks[0][0]).model  # built outside the timing
+        started = time.perf_counter()
+        done = 0
+        for k, task in enumerate(tasks):
+            if k and jobs > 1:
+                per_pair = (time.perf_counter() - started) / done
+                left = sum(len(t[2]) for t in tasks[k:])
+                if per_pair * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
+                    rest = (delayed(play_batch)(*t) for t in tasks[k:])
+                    yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(rest)
+                    return
+            yield play_batch(*task)
+            done += len(task[2])
+        return
+    calls = (delayed(play_batch)(*task) for task in tasks)
+    with _cluster(backend, scheduler, jobs):
+        with parallel_config(backend=backend):
+            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+
+
+class _cluster:
+    """Connect to (or start) a Dask or Ray cluster for joblib's backend of that name."""
+
+    def __init__(self, backend: str, scheduler: str | None, jobs: int) -> None:
+        self.backend, self.scheduler, self.jobs = backend, scheduler, jobs
+        self.client: Any = None
+
+    def __enter__(self) -> _cluster:
+        if self.backend == "dask":
+            try:
+                from distributed import Client
+            except ImportError:
+                raise UsageError(
+                    "--backend dask needs Dask: pip install 'hogbench[dask]'"
+                ) from None
+            try:
+                if self.scheduler:
+                    self.client = Client(self.scheduler, timeout=30)
+                else:
+                    self.client = Client(n_workers=self.jobs, threads_per_worker=1)
+            except OSError as exc:
+                raise HogbenchError(
+                    f"cannot reach the Dask scheduler at {self.scheduler}: {exc}"
+                ) from None
+        elif self.backend == "ray":
+            try:
+                import ray
+                from ray.util.joblib import register_ray
+            except ImportError:
+                raise UsageError("--backend ray needs Ray: pip install 'hogbench[ray]'") from None
+            register_ray()
+            ray.init(address=self.scheduler or None, ignore_reinit_error=True)
+            self.client = ray
+        else:
+            raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend}")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.backend == "dask":
+            self.client.close()
+        else:
+            self.client.shutdown()
+
+
+@dataclass
+class Played:
+    """Results of the pairs asked for, each from the first entrant's side."""
+
+    results: dict[tuple[int, int], PairResult] = field(default_factory=dict)
+    failures: dict[tuple[int, int], PairFailure] = field(default_factory=dict)
+    computed: int = 0  # pairs computed in this run
+    stored: int = 0  # pairs found in the store
+    seconds: float = 0.0  # wall time spent computing
+
+
+def play_pairs(
+    rules: RuleSet,
+    entrants: list[Entrant],
+    wanted: list[tuple[int, int]],
+    mode: str = "exact",
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    store: Store | None = None,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+) -> Played:
+    """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store."""
+    keys = {
+        ij: pair_key(rules, entrants[ij[0]], entrants[ij[1]], mode, seed, games) for ij in wanted
+    }
+    by_key = {e.key: e for e in entrants}
+    found = store.get(keys.values()) if store is not None else {}
+    missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
+    played = Played(stored=len(set(keys.values()) & set(found)))
+    live = {e.key for e in entrants if not e.tableable}
+    size = batch_size or auto_batch_size(len(missing), jobs)
+    tasks = []
+    for batch in make_batches(missing, live, size):
+        needed = {k.a for k in batch} | {k.b for k in batch}
+        tasks.append((rules, {name: player(by_key[name], rules) for name in needed}, batch))
+    failed: dict[PairKey, PairFailure] = {}
+    start = time.perf_counter()
+    if progress is not None and missing:
+        progress.start("pairs", len(missing))
+    try:
+        for results in _dispatch(tasks, jobs, backend, scheduler) if missing else ():
+            done = [r for r in results if isinstance(r, PairResult)]
+            if store is not None:
+                store.put(done)  # one transaction per batch: a kill loses no finished batch
+            found.update((r.key, r) for r in done)
+            failed.update((r.key, r) for r in results if isinstance(r, PairFailure))
+            played.computed += len(done)
+            if progress is not None:
+                progress.advance(len(results))
+    finally:
+        if progress is not None and missing:
+            progress.stop()
+    played.seconds = time.perf_counter() - start
+    for (i, j), key in keys.items():
+        result = found.get(key)
+        if result is not None:
+            swap = entrants[i].key != key.a
+            played.results[i, j] = result.flipped() if swap else result
+        elif key in failed:
+            played.failures[i, j] = failed[key]
+    return played
+
+
+# -- the round robin ---------------------------------------------------------------------------
+@dataclass
+class TournamentResult:
+    """A finished round robin: entrants (active first in source order), results, standings."""
+
+    tournament: Tournament
+    slots: list[Slot]  # every entrant, in source order
+    active: list[Slot]  # those in the standings (loaded and not disqualified in play)
+    results: dict[tuple[int, int], PairResult]  # (i, j) into active, from i's side, i != j
+    standings: list[Standing]
+    rates: np.ndarray  # rates[i, j]: active i's win rate against active j
+    failures: list[str]  # pairs that could not be played, as messages
+    computed: int
+    stored: int
+    seconds: float
+    _modes: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def disqualified(self) -> list[Slot]:
+        return [s for s in self.slots if s.disqualified is not None]
+
+    def modes(self, i: int) -> tuple[int, int]:
+        """How many of active entrant i's pairs were exact, and how many Monte Carlo."""
+        if not self._modes:
+            for (a, _), r in self.results.items():
+                exact_pairs, mc_pairs = self._modes.get(a, (0, 0))
+                self._modes[a] = (exact_pairs + r.exact, mc_pairs + (not r.exact))
+        return self._modes.get(i, (0, 0))
+
+
+def default_store(tournament: Tournament) -> Path:
+    """Where results go when the tournament names no store: beside the reports, or in a cache."""
+    if tournament.out is not None:
+        return tournament.out / "store.sqlite"
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", tournament.name).strip("-") or "tournament"
+    return Path(".hogbench") / "tournaments" / f"{slug}.sqlite"
+
+
+def run(
+    tournament: Tournament,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+    slots: list[Slot] | None = None,
+) -> TournamentResult:
+    """Load the entrants (unless SLOTS are given), play every missing pair, and rank."""
+    t = tournament
+    if backend not in BACKENDS:
+        raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if slots is None:
+        limits = {"time_limit": t.time_limit} if t.time_limit is not None else {}
+        slots = load_slots(t.entrants, t.rules, jobs, progress, **limits)
+    active = [s for s in slots if s.entrant is not None]
+    entrants = [s.entrant for s in active]
+    wanted = [(i, j) for i in range(len(active)) for j in range(i + 1, len(active))]
+    with Store(t.store or default_store(t)) as store:
+        played = play_pairs(
+            t.rules,
+            entrants,  # type: ignore[arg-type]
+            wanted,
+            t.mode,
+            t.games,
+            t.seed,
+            store,
+            jobs,
+            backend,
+            scheduler,
+            batch_size,
+            progress,
+        )
+    failures = []
+    for (i, j), failure in sorted(played.failures.items()):
+        failures.append(f"{active[i].name} vs {active[j].name}: {failure.message}")
+        if failure.strategy_error:  # only a live entrant can fail in play: disqualify it
+            live = [s for s in (active[i], active[j]) if not s.entrant.tableable]  # type: ignore[union-attr]
+            named = [s for s in live if s.spec.split(":")[0] in failure.where]
+            for slot in named or live:
+                slot.disqualified = slot.disqualified or failure.message
+    keep = [k for k, s in enumerate(active) if s.disqualified is None]
+    renumber = {old: new for new, old in enumerate(keep)}
+    results: dict[tuple[int, int], PairResult] = {}
+    for (i, j), r in played.results.items():
+        if i in renumber and j in renumber:
+            results[renumber[i], renumber[j]] = r
+            results[renumber[j], renumber[i]] = r.flipped()
+    active = [active[k] for k in keep]
+    rates = np.full((len(active), len(active)), np.nan)
+    for (i, j), r in results.items():
+        rates[i, j] = r.win_rate
+    return TournamentResult(
+        tournament=t,
+        slots=slots,
+        active=active,
+        results=results,
+        standings=standings([s.name for s in active], rates, t.threshold),
+        rates=rates,
+        failures=failures,
+        computed=played.computed,
+        stored=played.stored,
+        seconds=played.seconds,
+    )
+
+
+# -- gauntlet ----------------------------------------------------------------------------------
+@dataclass
+class GauntletRow:
+    opponent: Slot
+    result: PairResult | None  # from the challenger's side; None if not played
+    beats: bool
+    problem: str | None = None
+
+
+def gauntlet(
+    rules: RuleSet,
+    challenger: str,
+    field_specs: list[str],
+    threshold: float = DEFAULT_THRESHOLD,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> tuple[Slot, list[GauntletRow]]:
+    """One strategy against a field, as the Greed course's testStrat: win rate and beats-or-not.
+
+    The challenger failing to load is an error (StrategyError); an opponent failing is reported
+    in its row.
+    """
+    me = load_entrant(challenger, rules)
+    opponents = load_slots(expand_entrants(field_specs, Path.cwd()), rules, jobs, progress)
+    playing = [s for s in opponents if s.entrant is not None]
+    entrants = [me] + [s.entrant for s in playing]
+    wanted = [(0, k + 1) for k in range(len(playing))]
+    played = play_pairs(rules, entrants, wanted, "exact", games, seed, jobs=jobs, progress=progress)
+    rows = []
+    position = {id(slot): k + 1 for k, slot in enumerate(playing)}
+    for slot in opponents:
+        if slot.entrant is None:
+            rows.append(GauntletRow(slot, None, False, slot.disqualified))
+            continue
+        ij = (0, position[id(slot)])
+        result = played.results.get(ij)
+        failure = played.failures.get(ij)
+        rows.append(
+            GauntletRow(
+                slot,
+                result,
+                result is not None and result.win_rate > threshold,
+                failure.message if failure else None,
+            )
+        )
+    return Slot(challenger, clean_name(me.name), entrant=me), rows

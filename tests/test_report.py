@@ -1,0 +1,166 @@
+"""Tournament reports: the files, their contents, and the HTML page as a browser shows it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import warnings
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from hogbench import report
+from hogbench import tournament as tm
+from hogbench.rules import get_rules
+
+# A team name that tries to be markup in every output: HTML, a script, Rich, a terminal escape.
+NASTY = "</script><b>Bold</b>[red]Red[/red]\x1b[2J"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    nasty = tmp / "nasty.py"
+    nasty.write_text(f"TEAM_NAME = {NASTY!r}\ndef final_strategy(s, o):\n    return 4\n")
+    crash = tmp / "crash.py"
+    crash.write_text("def final_strategy(s, o):\n    return 1 // (o - 5)\n")
+    specs = ["always_roll:3", "always_roll:6", "piggypoints_strategy", str(nasty), str(crash)]
+    specs.append(str(Path(__file__).parent / "files" / "randomised.py"))
+    t = tm.Tournament("Report test", get_rules("hog-su21", 30), specs, games=100, seed=4)
+    t.store = tmp / "store.sqlite"
+    return tm.run(t)
+
+
+@pytest.fixture(scope="module")
+def out(result, tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("out")
+    report.write_reports(result, folder)
+    return folder
+
+
+def test_the_four_files_are_written(out, result):
+    assert sorted(p.name for p in out.iterdir()) == [
+        "index.html",
+        "matrix.csv",
+        "results.json",
+        "standings.csv",
+    ]
+    rows = list(csv.DictReader((out / "standings.csv").open()))
+    ranked = [r for r in rows if r["rank"]]
+    assert [r["entrant"] for r in ranked] == [s.name for s in result.standings]
+    assert [int(r["points"]) for r in ranked] == [s.points for s in result.standings]
+    banned = [r for r in rows if r["status"].startswith("disqualified")]
+    assert len(banned) == 1 and "ZeroDivisionError" in banned[0]["status"]
+    matrix = list(csv.reader((out / "matrix.csv").open()))
+    n = len(result.standings)
+    assert len(matrix) == n + 1 and all(len(row) == n + 1 for row in matrix)
+    live = next(
+        k for k, s in enumerate(result.standings) if result.active[s.index].entrant.live_reason
+    )
+    cells = [row[live + 1] for row in matrix[1:] if row[live + 1]]
+    assert all(c.count("/") == 2 for c in cells)  # Monte Carlo cells are W/L/T
+    exact_cells = [row[1] for row in matrix[1:] if row[1] and "/" not in row[1]]
+    assert all(0 < float(c) < 1 for c in exact_cells)
+
+
+def test_results_json_has_every_pair_and_the_versions(out, result):
+    data = json.loads((out / "results.json").read_text())
+    n = len(result.standings)
+    assert len(data["pairs"]) == n * (n - 1) // 2
+    assert (data["mode"], data["seed"], data["games"]) == ("exact", 4, 100)
+    assert set(data["versions"]) == {"hogbench", "python", "numpy", "numba"}
+    mc = [p for p in data["pairs"] if p["mode"] == "mc"]
+    assert len(mc) == n - 1 and all(p["wins"] + p["losses"] + p["ties"] == 100 for p in mc)
+    assert all(isinstance(p["seed"], int) for p in mc)
+    assert data["disqualified"][0]["reason"]
+
+
+def test_the_page_is_self_contained_and_escapes_names(out):
+    page = (out / "index.html").read_text()
+    assert "http://" not in page and "https://" not in page and "src=" not in page
+    assert "<link" not in page
+    assert NASTY not in page and "\\u003c/script>" in page  # the name is data, not markup
+
+
+def test_terminal_report_shows_names_as_text(result):
+    console = Console(record=True, width=200, color_system=None)
+    report.print_report(console, report.console_report(result))
+    text = console.export_text()
+    assert "[red]Red[/red]" in text and "\x1b[2J" not in text
+    assert "disqualified" in text and "Monte Carlo pairs" in text
+
+
+class _Standings(HTMLParser):
+    """The rows of table#standings as lists of cell texts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.inside = dict(attrs).get("id") == "standings"
+        elif self.inside and tag == "tr":
+            self.rows.append([])
+        elif self.inside and tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        elif self.inside and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append("".join(self.cell).strip())
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def shown_standings(page: Path, tmp_path: Path, fragment: str = "") -> list[list[str]]:
+    """Open PAGE in headless Chromium and read the standings it shows after its script ran."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        reason = "Chromium is not installed (Debian: apt-get install chromium): page not opened"
+        warnings.warn(reason, stacklevel=1)
+        pytest.skip(reason)
+    profile = tmp_path / f"profile{len(fragment)}"
+    done = subprocess.run(
+        [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom"]
+        + [page.resolve().as_uri() + fragment],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    parser = _Standings()
+    parser.feed(done.stdout)
+    return parser.rows
+
+
+def test_the_page_in_chromium_shows_the_standings(out, result, tmp_path):
+    rows = shown_standings(out / "index.html", tmp_path)
+    assert rows[0] == ["rank", "entrant", "points", "win rate", "rating", "pairs"]
+    shown = rows[1:]
+    assert len(shown) == len(result.standings)
+    for cells, s in zip(shown, result.standings, strict=True):
+        assert cells[0] == str(s.rank) and cells[2] == str(s.points)
+        assert cells[1].startswith(s.name)  # the name exactly as text, "(live)" may follow
+        assert cells[3] == f"{100 * s.win_rate:.2f}%"
+    # Sorting works: the fragment picks the first sort, as a click on the header would.
+    by_rate = shown_standings(out / "index.html", tmp_path, "#sort=-win_rate")[1:]
+    rates = [float(cells[3].rstrip("%")) for cells in by_rate]
+    assert rates == sorted(rates, reverse=True)
