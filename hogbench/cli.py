@@ -649,7 +649,7 @@ def gauntlet(
     if as_json:
         _print_json(report.gauntlet_data(me, rows, threshold))
         return
-    out.print(report.gauntlet_table(me, rows, threshold))
+    report.print_report(out, report.gauntlet_report(me, rows, threshold))
 
 
 if __name__ == "__main__":

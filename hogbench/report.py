@@ -163,8 +163,10 @@ def mc_table(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> Table | No
     if not mc:
         return None
     table = Table(
-        title=Text(f"Monte Carlo pairs (W/L/T of the first, {mc[0][2].key.games:,} games each)"),
+        title=Text("Monte Carlo pairs", style="bold"),
         title_justify="left",
+        caption=f"W/L/T of the first named, {mc[0][2].key.games:,} games per pair",
+        caption_justify="left",
     )
     for col in ("pair", "W/L/T", "win rate"):
         table.add_column(col, justify="left" if col == "pair" else "right")
@@ -176,7 +178,7 @@ def mc_table(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> Table | No
             pct(r.win_rate),
         )
     if len(mc) > limit:
-        table.caption = f"{len(mc) - limit} more in matrix.csv and results.json (--out DIR)"
+        table.caption += f"; {len(mc) - limit} more in matrix.csv and results.json (--out DIR)"
     return table
 
 
@@ -205,7 +207,7 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
         parts.append(mc)
     if result.disqualified:
         table = Table(title=Text("disqualified", style="bold red"), title_justify="left")
-        table.add_column("entrant")
+        table.add_column("entrant", no_wrap=True)
         table.add_column("reason")
         for slot in result.disqualified:
             table.add_row(Text(slot.name), Text(slot.disqualified or ""))
@@ -573,13 +575,19 @@ def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[s
     }
 
 
-def gauntlet_table(me: Slot, rows: list[GauntletRow], threshold: float) -> Table:
+def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list[RenderableType]:
+    """The gauntlet as the terminal shows it: one line per opponent, then what went wrong."""
     table = Table(title=Text(f"{me.name} against the field", style="bold"), title_justify="left")
     for col in ("opponent", "mode", "first", "second", "win rate", "beats"):
         table.add_column(col, justify="left" if col in ("opponent", "mode") else "right")
+    problems: list[RenderableType] = []
     for r in rows:
         if r.result is None:
-            table.add_row(Text(r.opponent.name), "—", "", "", "", Text(r.problem or "", "red"))
+            table.add_row(Text(r.opponent.name), "—", "", "", "", Text("not played", "red"))
+            problem = r.problem or ""
+            if r.opponent.spec.split(":")[0] not in problem:  # errors name their file already
+                problem = f"{r.opponent.name}: {problem}"
+            problems.append(Text(problem, style="red"))
             continue
         res = r.result
         mode = "exact" if res.exact else "MC " + "/".join(map(str, res.totals))
@@ -594,4 +602,4 @@ def gauntlet_table(me: Slot, rows: list[GauntletRow], threshold: float) -> Table
     played = [r for r in rows if r.result is not None]
     beaten = sum(r.beats for r in rows)
     table.caption = f"beats {beaten} of {len(played)} (win rate above {pct(threshold, 4)})"
-    return table
+    return [table, *problems]

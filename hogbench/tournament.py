@@ -14,6 +14,7 @@ Workers never receive submission code.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import hashlib
 import itertools
@@ -257,15 +258,22 @@ class Progress(Protocol):
     def stop(self) -> None: ...
 
 
-def clean_name(name: str) -> str:
-    """A team name as shown: printable characters only, at most NAME_WIDTH of them.
+def clean_name(name: str, width: int | None = NAME_WIDTH) -> str:
+    """A name as shown: printable characters only, and at most WIDTH of them.
 
-    TEAM_NAME comes from a submission; control characters in it could rewrite the terminal.
+    TEAM_NAME comes from a submission; control characters in it could rewrite the terminal, and
+    a very long one would push the standings apart. Specs (paths) are not cut.
     """
     text = re.sub(r"\s+", " ", "".join(c if c.isprintable() else " " for c in str(name))).strip()
-    if len(text) > NAME_WIDTH:
-        text = text[: NAME_WIDTH - 1] + "…"
+    if width is not None and len(text) > width:
+        text = text[: width - 1] + "…"
     return text or "(no name)"
+
+
+def reason(exc: StrategyError) -> str:
+    """Why a strategy failed, without its file name (shown beside it anyway)."""
+    at = f"at {exc.state}: " if exc.state is not None else ""
+    return f"{at}{exc.problem}"
 
 
 def load_slots(
@@ -285,11 +293,12 @@ def load_slots(
         try:
             entrant = load_entrant(spec, rules, **sandbox_options)
         except StrategyError as exc:
-            slot = Slot(spec, clean_name(spec), disqualified=str(exc))
+            slot = Slot(spec, clean_name(spec, None), disqualified=reason(exc))
         except UsageError as exc:
             raise UsageError(f"entrant {spec}: {exc}") from None
         else:
-            slot = Slot(spec, clean_name(entrant.name), entrant=entrant)
+            width = None if entrant.name == spec else NAME_WIDTH
+            slot = Slot(spec, clean_name(entrant.name, width), entrant=entrant)
         if progress is not None:
             progress.advance(1)
         return slot
@@ -492,6 +501,14 @@ class _cluster:
             self.client.shutdown()
 
 
+def _portable(entrant: Entrant) -> Entrant:
+    """The entrant with an absolute path, so a worker elsewhere (a cluster) finds its file."""
+    spec = entrant.spec
+    if entrant.tableable or spec.path is None or spec.path.is_absolute():
+        return entrant
+    return dataclasses.replace(entrant, spec=dataclasses.replace(spec, path=spec.path.resolve()))
+
+
 @dataclass
 class Played:
     """Results of the pairs asked for, each from the first entrant's side."""
@@ -530,7 +547,9 @@ def play_pairs(
     tasks = []
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
-        tasks.append((rules, {name: player(by_key[name], rules) for name in needed}, batch))
+        tasks.append(
+            (rules, {name: player(_portable(by_key[name]), rules) for name in needed}, batch)
+        )
     failed: dict[PairKey, PairFailure] = {}
     start = time.perf_counter()
     if progress is not None and missing:
