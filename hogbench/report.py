@@ -100,9 +100,7 @@ def _cell_style(rate: float, threshold: float) -> str:
 
 
 def standings_table(result: TournamentResult) -> Table:
-    t = result.tournament
-    title = Text(f"{t.name} · {t.rules.key} · {t.mode}", style="bold")
-    table = Table(title=title, title_justify="left")
+    table = Table()
     for col, justify in (
         ("rank", "right"),
         ("entrant", "left"),
@@ -134,12 +132,7 @@ def matrix_table(result: TournamentResult) -> Table:
     Monte Carlo cells carry a "*"; their W/L/T follow in mc_table.
     """
     order = [s.index for s in result.standings]
-    table = Table(
-        title=Text("win rate of the row against the column (%; * Monte Carlo)", style="bold"),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        padding=(0, 0, 0, 1),
-    )
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1))
     table.add_column("", justify="left", no_wrap=True)
     for pos in range(1, len(order) + 1):
         table.add_column(str(pos), justify="right", no_wrap=True)
@@ -156,18 +149,12 @@ def matrix_table(result: TournamentResult) -> Table:
     return table
 
 
-def mc_table(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> Table | None:
+def mc_report(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> list[RenderableType]:
     """The Monte Carlo pairs with wins, losses and ties (of the first-named entrant)."""
-    pairs = _pairs(result)
-    mc = [(i, j, r) for i, j, r in pairs if not r.exact]
+    mc = [(i, j, r) for i, j, r in _pairs(result) if not r.exact]
     if not mc:
-        return None
-    table = Table(
-        title=Text("Monte Carlo pairs", style="bold"),
-        title_justify="left",
-        caption=f"W/L/T of the first named, {mc[0][2].key.games:,} games per pair",
-        caption_justify="left",
-    )
+        return []
+    table = Table()
     for col in ("pair", "W/L/T", "win rate"):
         table.add_column(col, justify="left" if col == "pair" else "right")
     for i, j, r in mc[:limit]:
@@ -177,9 +164,10 @@ def mc_table(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> Table | No
             f"{w}/{losses}/{ties}",
             pct(r.win_rate),
         )
+    note = f"W/L/T of the first named, {mc[0][2].key.games:,} games per pair"
     if len(mc) > limit:
-        table.caption += f"; {len(mc) - limit} more in matrix.csv and results.json (--out DIR)"
-    return table
+        note += f"; {len(mc) - limit} more in matrix.csv and results.json (--out DIR)"
+    return [Text("Monte Carlo pairs", style="bold"), table, Text(note, style="dim")]
 
 
 def _pairs(result: TournamentResult) -> list[tuple[int, int, PairResult]]:
@@ -195,18 +183,23 @@ def _pairs(result: TournamentResult) -> list[tuple[int, int, PairResult]]:
 
 def console_report(result: TournamentResult, out: Path | None = None) -> list[RenderableType]:
     """What the tournament command prints: standings, matrix, Monte Carlo pairs, problems."""
-    parts: list[RenderableType] = [standings_table(result)]
+    t = result.tournament
+    # Titles are lines of their own: a table's title wraps at the table's width.
+    parts: list[RenderableType] = [
+        Text(f"{t.name} · {t.rules.key} · {t.mode}", style="bold"),
+        standings_table(result),
+    ]
     n = len(result.active)
-    if n <= MATRIX_LIMIT:
+    if 2 <= n <= MATRIX_LIMIT:
+        parts.append(Text("win rate of the row against the column (%; * Monte Carlo)", "bold"))
         parts.append(matrix_table(result))
-    else:
+    elif n > MATRIX_LIMIT:
         where = f"{out / 'matrix.csv'} and {out / 'index.html'}" if out else "--out DIR"
         parts.append(Text(f"{n}×{n} matrix: too large to show here, see {where}"))
-    mc = mc_table(result)
-    if mc is not None:
-        parts.append(mc)
+    parts += mc_report(result)
     if result.disqualified:
-        table = Table(title=Text("disqualified", style="bold red"), title_justify="left")
+        parts.append(Text("disqualified", style="bold red"))
+        table = Table()
         table.add_column("entrant", no_wrap=True)
         table.add_column("reason")
         for slot in result.disqualified:
@@ -214,7 +207,6 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
         parts.append(table)
     for line in result.failures:
         parts.append(Text(f"not played: {line}", style="yellow"))
-    t = result.tournament
     parts.append(
         Text(
             f"match point: win rate above {pct(t.threshold, 4)}, ties count as losses;"
@@ -577,7 +569,7 @@ def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[s
 
 def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list[RenderableType]:
     """The gauntlet as the terminal shows it: one line per opponent, then what went wrong."""
-    table = Table(title=Text(f"{me.name} against the field", style="bold"), title_justify="left")
+    table = Table()
     for col in ("opponent", "mode", "first", "second", "win rate", "beats"):
         table.add_column(col, justify="left" if col in ("opponent", "mode") else "right")
     problems: list[RenderableType] = []
@@ -601,5 +593,6 @@ def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list
         )
     played = [r for r in rows if r.result is not None]
     beaten = sum(r.beats for r in rows)
-    table.caption = f"beats {beaten} of {len(played)} (win rate above {pct(threshold, 4)})"
-    return [table, *problems]
+    summary = f"beats {beaten} of {len(played)} (win rate above {pct(threshold, 4)})"
+    title = Text(f"{me.name} against the field", style="bold")
+    return [title, table, Text(summary, style="bold"), *problems]

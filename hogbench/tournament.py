@@ -344,12 +344,15 @@ def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
     return "exact" if mode == "exact" and a.tableable and b.tableable else "mc"
 
 
-def pair_key(rules: RuleSet, a: Entrant, b: Entrant, mode: str, seed: int, games: int) -> PairKey:
-    """The store key of a pair, with A the smaller entrant key (one row for both orders)."""
-    ka, kb = sorted((a.key, b.key))
-    if pair_mode(mode, a, b) == "exact":
-        return PairKey(rules.key, ka, kb, "exact", 0, 0)
-    return PairKey(rules.key, ka, kb, "mc", seed, games)
+def pair_key(rules: str, a: str, b: str, exact_pair: bool, seed: int, games: int) -> PairKey:
+    """The store key of a pair of entrant keys, the smaller first (one row for both orders).
+
+    Exact results depend on neither seed nor games, so exact pairs are keyed without them.
+    """
+    ka, kb = sorted((a, b))
+    if exact_pair:
+        return PairKey(rules, ka, kb, "exact", 0, 0)
+    return PairKey(rules, ka, kb, "mc", seed, games)
 
 
 def pair_seed(key: PairKey) -> int:
@@ -535,14 +538,23 @@ def play_pairs(
     progress: Progress | None = None,
 ) -> Played:
     """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store."""
+    names = [e.key for e in entrants]  # a table's key is a hash of it: worth computing once
     keys = {
-        ij: pair_key(rules, entrants[ij[0]], entrants[ij[1]], mode, seed, games) for ij in wanted
+        (i, j): pair_key(
+            rules.key,
+            names[i],
+            names[j],
+            pair_mode(mode, entrants[i], entrants[j]) == "exact",
+            seed,
+            games,
+        )
+        for i, j in wanted
     }
-    by_key = {e.key: e for e in entrants}
+    by_key = dict(zip(names, entrants, strict=True))
     found = store.get(keys.values()) if store is not None else {}
     missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
     played = Played(stored=len(set(keys.values()) & set(found)))
-    live = {e.key for e in entrants if not e.tableable}
+    live = {name for name, e in zip(names, entrants, strict=True) if not e.tableable}
     size = batch_size or auto_batch_size(len(missing), jobs)
     tasks = []
     for batch in make_batches(missing, live, size):
@@ -571,7 +583,7 @@ def play_pairs(
     for (i, j), key in keys.items():
         result = found.get(key)
         if result is not None:
-            swap = entrants[i].key != key.a
+            swap = names[i] != key.a
             played.results[i, j] = result.flipped() if swap else result
         elif key in failed:
             played.failures[i, j] = failed[key]
