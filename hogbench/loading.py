@@ -5,7 +5,8 @@ A spec is one of
 * ``path.py``: the file's ``final_strategy``, else ``strategy``, else its one public function of
   the rule set's arity (the rule set's ``strategy_names`` give the preferred names);
 * ``path.py:name``: that function;
-* a built-in with parameters: ``always_roll:6``, ``bacon_strategy:cutoff=8,num_rolls=6``.
+* a built-in with parameters: ``always_roll:6``, ``bacon_strategy:cutoff=8,num_rolls=6``;
+* a built-in wrapping another built-in: ``improve(sample1)`` (Greed).
 
 Built-ins are hogbench's own code and run in-process. Submitted files are only ever imported and
 called by the sandbox (see ``hogbench.sandbox``).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,11 +42,23 @@ class Spec:
         return self.path is not None
 
 
+#: A built-in that wraps another built-in, e.g. Greed's ``improve(sample1)``.
+_WRAPPER = re.compile(r"([A-Za-z_]\w*)\((.+)\)")
+
+
 def parse_spec(text: str) -> Spec:
     """Parse a strategy spec; UsageError when it is malformed or the file is missing."""
     text = text.strip()
     if not text:
         raise UsageError("empty strategy spec")
+    wrapped = _WRAPPER.fullmatch(text)
+    if wrapped:
+        inner = parse_spec(wrapped.group(2))
+        if inner.is_file:
+            raise UsageError(
+                f"{text}: {wrapped.group(1)}(...) takes a built-in strategy, not a file"
+            )
+        return Spec(text, function=wrapped.group(1), params=(inner,))
     head, _, rest = text.partition(":")
     if head.endswith(".py") or "/" in head or head.endswith(".py)"):
         path = Path(head)
@@ -87,8 +101,9 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
         raise UsageError(
             f"unknown strategy {spec.function!r} for {rules.name} (built-ins: {names})"
         )
+    params = [builtin_strategy(p, rules) if isinstance(p, Spec) else p for p in spec.params]
     try:
-        return builtin.make(*spec.params, **dict(spec.kwargs))
+        return builtin.make(*params, **dict(spec.kwargs))
     except (TypeError, AssertionError, ValueError) as exc:
         raise UsageError(f"{spec.text}: bad parameters ({str(exc) or builtin.help})") from None
 
