@@ -278,7 +278,6 @@ def test_batches_send_each_table_once_and_tile_the_matrix():
     assert max(len({k.a for k in b} | {k.b for k in b}) for b in tiled) <= 8
 
 
-@pytest.mark.slow
 def test_dask_cluster_gives_the_local_standings(tmp_path):
     distributed = pytest.importorskip("distributed")
     specs = [*BUILTINS, "more_boar_strategy"]
@@ -360,6 +359,18 @@ def stored(path: Path) -> int:
             return db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]
     except sqlite3.OperationalError:  # not created yet, or locked by the writer this instant
         return 0
+
+
+def test_a_real_run_writes_the_reports(tmp_path):
+    out = tmp_path / "out"
+    run = hogbench(
+        "tournament", *BUILTINS, "--goal", "30", "--store", str(tmp_path / "s.sqlite"),
+        "--out", str(out),
+    )  # fmt: skip
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert "piggypoints_strategy" in stdout and "6 pairs computed" in stderr
+    assert (out / "index.html").is_file() and (out / "standings.csv").is_file()
 
 
 @pytest.mark.slow
