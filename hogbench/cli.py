@@ -600,8 +600,9 @@ def tournament(
     progress = report.PairProgress(err)
     result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
     report.print_report(out, report.console_report(result, t.out))
+    pairs = "pair" if result.computed == 1 else "pairs"
     err.print(
-        f"{result.computed} pairs computed in {result.seconds:.1f} s,"
+        f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"
         f" {result.stored} from the store ({t.store or tm.default_store(t)})",
         highlight=False,
         soft_wrap=True,

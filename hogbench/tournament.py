@@ -378,6 +378,7 @@ def play_batch(
 ) -> list[PairResult | PairFailure]:
     """Play a batch of pairs (in a worker): exact.evaluate for tables, simulate otherwise."""
     rules = _resident(rules)
+    players = {name: _writable(p) for name, p in players.items()}
     results: list[PairResult | PairFailure] = []
     for key in keys:
         start = time.perf_counter()
@@ -402,6 +403,16 @@ def play_batch(
         seconds = time.perf_counter() - start
         results.append(PairResult(key, first, second, flat, seconds))  # type: ignore[arg-type]
     return results
+
+
+def _writable(p: simulate.Player) -> simulate.Player:
+    """A table player with a writable table: large arrays reach workers read-only (joblib
+    memory-maps them, Dask may deserialise them in place), and the compiled engines take
+    writable arrays only."""
+    kind, what = p
+    if kind == "table" and not what.flags.writeable:  # type: ignore[attr-defined]
+        return kind, np.array(what)
+    return p
 
 
 def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[PairKey]]:
