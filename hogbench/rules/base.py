@@ -45,7 +45,7 @@ ROLL_KIND_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64)
 RESOLVE_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64, types.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def outcome(next_state: int, kind: int) -> int:
     """Pack a successor state and an outcome kind into one int64."""
     return next_state * 8 + kind
@@ -72,6 +72,11 @@ class GameModel:
     dist_prob: np.ndarray
     choices: np.ndarray  # every legal choice, for solving
     canonical: np.ndarray = field(default=None)  # observation -> a representative state
+    #: Optional, (params, state, choice) -> key, with ROLL_KIND_SIGNATURE: states and choices
+    #: with equal keys have the same outcomes (distribution and successors), so the exact
+    #: engine computes a choice's value once per key; keys lie in [0, n_keys), -1 means none.
+    q_key: Callable | None = None
+    n_keys: int = 0
 
     @functools.cached_property
     def transitions(self) -> Transitions:

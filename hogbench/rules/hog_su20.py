@@ -251,7 +251,7 @@ def _roll_kind(params, state, choice):
     return ZERO_DICE_KIND if choice == 0 else choice - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn(params, score, opponent, choice, value, previous):
     """One turn from the mover's side: (mover's score, opponent's score, points for Feral Hogs).
 
@@ -291,6 +291,23 @@ def _resolve(params, state, choice, value):
     return outcome(following, OTHER)
 
 
+@njit(ROLL_KIND_SIGNATURE, cache=True)
+def _q_key(params, state, choice):
+    """A key for the exact engine (Feral Hogs on): Feral Hogs changes a turn only through the
+    points it adds, so a choice's outcomes depend on the mover's score plus that bonus, the
+    opponent's score, the opponent's previous points and the choice, whatever the mover's own
+    previous points. Many states share a key, and the engine values each key once."""
+    goal = params[GOAL]
+    area = goal * goal
+    buckets = state // area
+    scores = state - buckets * area
+    previous = buckets // BUCKETS
+    opponent_previous = buckets - previous * BUCKETS
+    score = scores // goal + params[params[FERAL_AT] + choice * BUCKETS + previous]
+    opponent = scores - scores // goal * goal
+    return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
+
+
 class HogSu20(RuleSet):
     name = "hog-su20"
     title = "Hog, CS 61A Summer 2020"
@@ -321,6 +338,7 @@ class HogSu20(RuleSet):
         bacon = [free_bacon(o) for o in range(goal)]
         most_points = max(max(bacon), int(values.max()))
         feral_table = [feral_bonus(n, b) for n in choices for b in range(BUCKETS)]
+        assert max(feral_table) == 3  # _q_key leaves room for a bonus of 3
         for n in choices:  # a bucket stands for every points value it holds
             for p in range(most_points + 1):
                 if feral_bonus(n, p) != feral_bonus(n, min(p, BUCKETS - 1)):
@@ -364,6 +382,8 @@ class HogSu20(RuleSet):
             dist_prob=probs,
             choices=choices,
             canonical=canonical,
+            q_key=_q_key if feral else None,
+            n_keys=BUCKETS * (goal + 3) * goal * (MAX_DICE + 1) if feral else 0,
         )
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
