@@ -6,6 +6,7 @@ code runs exactly once per state and never again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,9 +30,11 @@ class DecisionTable:
     goal: int
     choices: np.ndarray
 
-    @property
+    @functools.cached_property
     def hash(self) -> str:
-        """Content hash: equal tables are the same strategy, whatever file they came from."""
+        """Content hash: equal tables are the same strategy, whatever file they came from.
+
+        Cached: tournaments ask for it at every pair."""
         h = hashlib.sha256(f"{self.rules_name}:{self.goal}:".encode())
         h.update(np.ascontiguousarray(self.choices, dtype=np.int64).tobytes())
         return h.hexdigest()[:16]
