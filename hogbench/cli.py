@@ -653,5 +653,193 @@ def gauntlet(
     report.print_report(out, report.gauntlet_report(me, rows, threshold))
 
 
+@app.command()
+def solve(
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    against: Annotated[
+        str | None, typer.Option("--against", "-a", help="Best response to this strategy.")
+    ] = None,
+    export: Annotated[
+        str | None, typer.Option("--export", help="Write the strategy to this .py file.")
+    ] = None,
+    team: Annotated[str | None, typer.Option("--team", help="TEAM_NAME in the file.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Optimal play (both players optimal), or the best response to a strategy, exactly."""
+    from hogbench import solve as sv
+
+    rule_set = _rules(rules, goal, option)
+    result = sv.solve_rules(rule_set, against)
+    path = sv.export(result, export, team) if export else None
+    versus = result.against.name if result.against else "itself"
+    data = {
+        "rules": rule_set.key,
+        "against": result.against.name if result.against else None,
+        "sees_whole_state": result.exact_state,
+        "first_mover_wins": result.first,
+        "second_mover_wins": result.second,
+        "strategy_vs": {"name": versus, **_seats(result.vs_self_or_against)},
+        "strategy_vs_baseline": {"name": result.baseline.name, **_seats(result.vs_baseline)},
+        "seconds": result.seconds,
+        "export": str(path) if path else None,
+    }
+    if as_json:
+        _print_json(data)
+        return
+    what = f"best response to {versus}" if result.against else "optimal play, both players"
+    out.print(f"[bold]{rule_set.key}[/]: {what} · solved in {result.seconds:.2f} s")
+    mover = "it" if result.against else "the first mover"
+    if result.exact_state:
+        out.print(f"  {mover} wins {_pct(result.first)} moving first, {_pct(result.second)} second")
+    else:
+        out.print(
+            f"  [yellow]the game's state holds {sv.hidden_state_text(rule_set)}, which a"
+            " strategy does not see.[/]\n"
+            f"  with the whole state (an upper bound for strategies): {mover} wins"
+            f" {_pct(result.first)} moving first, {_pct(result.second)} second\n"
+            "  score-only strategy (at each observation the choice best on average over the"
+            " hidden states, weighted by how often play reaches them):"
+        )
+    table = Table(box=None, padding=(0, 2))
+    for col in ("strategy against", "moving first", "moving second", "average"):
+        table.add_column(col, justify="left" if col == "strategy against" else "right")
+    for name, seats in (
+        (versus, result.vs_self_or_against),
+        (result.baseline.name, result.vs_baseline),
+    ):
+        table.add_row(name, _pct(seats.first), _pct(seats.second), _pct(seats.average))
+    out.print(table)
+    if path:
+        out.print(f"strategy written to {path}")
+
+
+def _seats(values) -> dict:
+    return {"first": values.first, "second": values.second, "average": values.average}
+
+
+@app.command()
+def analyze(
+    strategy: Annotated[str, typer.Argument(help="The strategy to analyse.")],
+    against: Annotated[
+        str | None, typer.Option("--against", "-a", help="Opponent (default: optimal play).")
+    ] = None,
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    top: Annotated[int, typer.Option("--top", help="How many states to list.")] = 15,
+    by: Annotated[str, typer.Option("--by", help="Rank states by expected or loss.")] = "expected",
+    png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Where a strategy gives up win probability, against the best choice at each state."""
+    from hogbench import plots
+    from hogbench import solve as sv
+    from hogbench.errors import UsageError
+
+    if top < 0:
+        raise UsageError(f"--top must be at least 0, got {top}")
+    rule_set = _rules(rules, goal, option)
+    result = sv.analyze(rule_set, strategy, against)
+    worst = sv.worst_states(result, top, by)
+    if png:
+        expected, largest = sv.loss_by_observation(result)
+        plots.loss_png(
+            rule_set, expected, largest, png,
+            f"{result.a.name} vs {result.b_name}: win probability given up ({rule_set.key})",
+        )  # fmt: skip
+    if as_json:
+        _print_json(
+            {
+                "rules": rule_set.key,
+                "strategy": result.a.name,
+                "against": result.b_name,
+                "win_rate": _seats(result.a_values),
+                "best_response_win_rate": result.best_average,
+                "total_loss": result.total,
+                "worst_states": [
+                    {**w.__dict__, "expected": w.expected, "choice": w.choice, "best": w.best}
+                    for w in worst
+                ],
+                "png": png,
+                "seconds": result.seconds,
+            }
+        )
+        return
+    out.print(
+        f"[bold]{result.a.name}[/] against {result.b_name} · {rule_set.key}: average win rate"
+        f" {_pct(result.a_values.average)}; the best response reaches"
+        f" {_pct(result.best_average)}, so {result.a.name} gives up"
+        f" [bold]{_pct(result.total)}[/] ({result.seconds:.2f} s)"
+    )
+    table = Table(title=f"where it gives up most (by {by})", title_style="bold")
+    for col in ("state", "chose", "best", "loss there", "reached", "expected loss"):
+        table.add_column(col, justify="left" if col in ("state", "chose", "best") else "right")
+    for w in worst:
+        table.add_row(
+            w.where,
+            rule_set.describe_choice(w.choice),
+            rule_set.describe_choice(w.best),
+            _pct(w.loss),
+            _pct(w.reach),
+            _pct(w.expected),
+        )
+    out.print(table)
+    if png:
+        out.print(f"heatmap written to {png}")
+
+
+@app.command()
+def show(
+    strategy: Annotated[str, typer.Argument(help="The strategy to draw.")],
+    rules: RulesOpt = "hog-su21",
+    option: OptionOpt = None,
+    goal: GoalOpt = None,
+    step: Annotated[
+        int | None, typer.Option("--step", help="Show every STEP-th score (default: to fit).")
+    ] = None,
+    slice_index: Annotated[
+        int, typer.Option("--slice", help="Value of a third flag argument (Greed's last).")
+    ] = 0,
+    png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A strategy's decision table as a coloured grid: own score down, opponent score across."""
+    from hogbench import plots
+    from hogbench.errors import UsageError
+    from hogbench.loading import load_entrant
+
+    rule_set = _rules(rules, goal, option)
+    entrant = load_entrant(strategy, rule_set)
+    if entrant.table is None:
+        raise UsageError(f"{entrant.name} is not a decision table: {entrant.live_reason}")
+    view = plots.table_view(rule_set, entrant.table.choices, slice_index)
+    if png:
+        plots.decision_png(rule_set, view, png, f"{entrant.name} · {rule_set.key}: {view.title}")
+    if as_json:
+        _print_json(
+            {
+                "rules": rule_set.key,
+                "strategy": entrant.name,
+                "view": view.kind,
+                "title": view.title,
+                "rows": view.y_label,
+                "columns": view.x_label,
+                "grid": view.grid.tolist(),
+                "png": png,
+            }
+        )
+        return
+    if step is None:
+        step = max(1, -(-view.grid.shape[1] // max(out.width - 6, 10)))
+    if step < 1:
+        raise UsageError(f"--step must be at least 1, got {step}")
+    out.print(f"[bold]{entrant.name}[/] · {rule_set.key}: {view.title}")
+    out.print(plots.terminal_grid(rule_set, view, step))
+    if png:
+        out.print(f"heatmap written to {png}")
+
+
 if __name__ == "__main__":
     main()

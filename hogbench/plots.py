@@ -1,0 +1,210 @@
+"""Pictures of decision tables and of where a strategy loses: terminal grids (Rich) and PNG
+heatmaps (matplotlib, Agg backend, so no display is needed).
+
+A decision table is shown as a 2-D grid: own score down, opponent score across. Tables with a
+third argument are reduced to two dimensions first: a small flag (Greed's ``last``) is shown one
+value at a time, a count (Pig's turn total) as the boundary where the decision first changes,
+for Pig the turn total at which the strategy holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from hogbench.rules.base import RuleSet
+
+# Choices are coloured along one colour scale by their order (more dice: further along), with
+# grey for choices below zero (Pork Chop).
+_NEGATIVE = "#9a9a9a"
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class View:
+    """A decision table as a 2-D grid, with what its cells mean."""
+
+    grid: np.ndarray  # [own score, opponent score]
+    kind: str  # "choice": cells are choices; "boundary": cells are counts
+    title: str
+    x_label: str
+    y_label: str
+    legend: str = ""  # for "boundary": what the numbers are
+
+
+def table_view(rules: RuleSet, table: np.ndarray, slice_index: int = 0) -> View:
+    """The 2-D view of a decision table (see the module docstring)."""
+    shape = tuple(rules.obs_shape)
+    args = rules.strategy_args
+    cube = np.asarray(table).reshape(shape)
+    if len(shape) == 2:
+        return View(cube, "choice", "decisions", args[1], args[0])
+    if len(shape) != 3:
+        raise ValueError(f"{rules.name}: cannot draw a table of {len(shape)} dimensions")
+    if shape[2] <= 2:
+        index = min(max(slice_index, 0), shape[2] - 1)
+        value = bool(index) if shape[2] == 2 else index
+        return View(
+            cube[:, :, index], "choice", f"decisions at {args[2]}={value}", args[1], args[0]
+        )
+    # The first value of the third argument at which the decision differs from its value at 1
+    # (at 0 a Pig turn has not started: the roll is forced, so that column says nothing).
+    changed = cube[:, :, 1:] != cube[:, :, 1:2]
+    first = np.where(changed.any(axis=2), changed.argmax(axis=2) + 1, shape[2])
+    after = cube[:, :, 1:][changed.any(axis=2)]
+    switched = np.take_along_axis(cube, np.minimum(first, shape[2] - 1)[:, :, None], 2)[:, :, 0]
+    switched = switched[first < shape[2]]
+    to = "change"
+    if len(after):
+        values, counts = np.unique(switched, return_counts=True)
+        to = rules.describe_choice(int(values[counts.argmax()]))
+    legend = f"the smallest {args[2]} at which it chooses to {to} ({shape[2]}: never)"
+    return View(
+        first, "boundary", f"the {args[2]} at which it chooses to {to}", args[1], args[0], legend
+    )
+
+
+def _symbol(choice: int) -> str:
+    if choice < 0:
+        return "-"
+    return _DIGITS[choice] if choice < len(_DIGITS) else "+"
+
+
+def _colour(rules: RuleSet, choice: int) -> str:
+    import matplotlib
+
+    if choice < 0:
+        return _NEGATIVE
+    top = max(int(rules.model.choices[-1]), 1)
+    return matplotlib.colors.to_hex(matplotlib.colormaps["turbo"](0.08 + 0.84 * choice / top))
+
+
+def _text_colour(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "white"
+
+
+def terminal_grid(rules: RuleSet, view: View, step: int = 1) -> Group:
+    """The view as coloured cells, one character each: rows own score, columns opponent score.
+    STEP > 1 shows every STEP-th row and column."""
+    grid = view.grid[::step, ::step]
+    rows, cols = grid.shape
+    text = Text()
+    text.append(
+        f"{view.y_label} ↓  {view.x_label} →  (every {step})\n"
+        if step > 1
+        else f"{view.y_label} ↓  {view.x_label} →\n"
+    )
+    header = "".join(
+        str((j * step // 10) % 10) if (j * step) % 10 == 0 else " " for j in range(cols)
+    )
+    text.append(" " * 5 + header + "\n", style="dim")
+    top = max(int(view.grid.max()), 1)
+    for i in range(rows):
+        text.append(f"{i * step:>4} ", style="dim")
+        for j in range(cols):
+            value = int(grid[i, j])
+            if view.kind == "choice":
+                colour = _colour(rules, value)
+                text.append(_symbol(value), style=f"{_text_colour(colour)} on {colour}")
+            else:
+                shade = 232 + round(23 * min(value, top) / top)
+                text.append(
+                    _DIGITS[min(value // 10, 35)],
+                    style=f"{'black' if shade > 243 else 'white'} on color({shade})",
+                )
+        text.append("\n")
+    return Group(text, _legend(rules, view))
+
+
+def _legend(rules: RuleSet, view: View):
+    if view.kind == "boundary":
+        return Text(f"cells: {view.legend}, in tens (3 = 30-39), darker = smaller")
+    used = np.unique(view.grid)
+    legend = Table.grid(padding=(0, 1))
+    cells = []
+    for choice in used:
+        colour = _colour(rules, int(choice))
+        cell = Text(f" {_symbol(int(choice))} ", style=f"{_text_colour(colour)} on {colour}")
+        cell.append(f" {rules.describe_choice(int(choice))}", style="default")
+        cells.append(cell)
+    for k in range(0, len(cells), 4):
+        legend.add_row(*cells[k : k + 4])
+    return legend
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def decision_png(rules: RuleSet, view: View, path: str | Path, title: str) -> Path:
+    """The view as a heatmap with a colour legend (number of dice, or the boundary's values)."""
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 6.5), dpi=120)
+    if view.kind == "choice":
+        choices = [int(c) for c in rules.model.choices]
+        cmap = ListedColormap([_colour(rules, c) for c in choices])
+        bounds = np.arange(choices[0] - 0.5, choices[-1] + 1.5)
+        image = ax.imshow(
+            view.grid,
+            origin="lower",
+            cmap=cmap,
+            norm=BoundaryNorm(bounds, cmap.N),
+            interpolation="nearest",
+        )
+        bar = fig.colorbar(image, ax=ax, ticks=choices, fraction=0.046, pad=0.04)
+        bar.ax.set_yticklabels([rules.describe_choice(c) for c in choices])
+    else:
+        image = ax.imshow(view.grid, origin="lower", cmap="viridis", interpolation="nearest")
+        bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+        bar.set_label(view.legend)
+    ax.set_xlabel(view.x_label)
+    ax.set_ylabel(view.y_label)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)
+
+
+def loss_png(
+    rules: RuleSet, expected: np.ndarray, largest: np.ndarray, path: str | Path, title: str
+) -> Path:
+    """Two heatmaps over (own score, opponent score): the expected loss of win probability
+    (chance of getting there times the loss there), and the loss if there."""
+    plt = _pyplot()
+    args = rules.strategy_args
+    while expected.ndim > 2:  # a third argument: sum the expected loss, keep the largest loss
+        expected = expected.sum(axis=2)
+        largest = largest.max(axis=2)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5), dpi=120)
+    from matplotlib.colors import PowerNorm
+
+    for ax, grid, label in (
+        (axes[0], expected, "expected loss (reach × loss)"),
+        (axes[1], largest, "loss when there"),
+    ):
+        # A power scale: a few early states carry most of the expected loss.
+        norm = PowerNorm(0.4, vmin=0.0, vmax=max(float(grid.max()), 1e-12))
+        image = ax.imshow(grid, origin="lower", cmap="magma_r", norm=norm, interpolation="nearest")
+        fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04).set_label(label)
+        ax.set_xlabel(args[1])
+        ax.set_ylabel(args[0])
+        ax.set_title(label)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)

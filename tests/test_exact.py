@@ -1,0 +1,476 @@
+"""The exact engine against references written here, from the rule texts, with no engine code.
+
+* A plain memoised recursion per Hog rule set (the way the course's win-rate calculator works):
+  its own dice distributions, its own rule functions, the hidden state carried raw (previous
+  turn's points as scored, not bucketed; Pork Chop flags). Small goals for every option and
+  random strategies; the full goal for a few pairs (marked slow where they take long).
+* The same recursions maximising, for solve and best responses.
+* Monte Carlo with each rule module's own course ``play`` and seeded dice: within 4 standard
+  errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from functools import cache
+from math import factorial, prod, sqrt
+
+import numpy as np
+import pytest
+
+from hogbench import exact
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules, hog_contest, hog_su20, hog_su21
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+
+TOL = 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# Dice, enumerated here
+# ---------------------------------------------------------------------------------------------
+
+
+@cache
+def roll_distribution(n: int, sides: int, rule: str) -> tuple[tuple[int, float], ...]:
+    """Every multiset of N dice with its multinomial weight; RULE: 'one' (any 1 scores 1) or
+    'ones' (any 1s score their number, at most 11 - n)."""
+    dist: dict[int, float] = {}
+    for combo in itertools.combinations_with_replacement(range(1, sides + 1), n):
+        ways = factorial(n) // prod(factorial(combo.count(f)) for f in set(combo))
+        ones = combo.count(1)
+        if ones:
+            points = 1 if rule == "one" else min(11 - n, ones)
+        else:
+            points = sum(combo)
+        dist[points] = dist.get(points, 0.0) + ways / sides**n
+    return tuple(sorted(dist.items()))
+
+
+def digits(n: int) -> list[int]:
+    return [int(d) for d in str(n)]
+
+
+def is_prime(n: int) -> bool:
+    return n > 1 and all(n % k for k in range(2, int(n**0.5) + 1))
+
+
+def next_prime(n: int) -> int:
+    n += 1
+    while not is_prime(n):
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# One turn of each rule set: outcomes as (probability, mover, opponent, mover's hidden, extra)
+# where extra is True when the mover goes again (hog-su21's More Boar).
+# ---------------------------------------------------------------------------------------------
+
+
+def su21_turn(score, opponent, hidden, n, options):
+    if n == 0:
+        outcomes = ((abs((opponent // 10) % 10 - opponent % 10) + 4, 1.0),)
+    else:
+        outcomes = roll_distribution(n, 6, "one")
+    for points, p in outcomes:
+        new = score + points
+        mine, theirs = digits(new), digits(opponent)
+        boar = min(mine) < min(theirs) and max(mine) > max(theirs)
+        yield p, new, opponent, hidden, boar
+
+
+def su20_turn(score, opponent, previous, n, options):
+    feral = options.get("feral_hogs", True)
+    if n == 0:
+        outcomes = ((10 - opponent % 10 + (opponent // 10) % 10, 1.0),)
+    else:
+        outcomes = roll_distribution(n, 6, "one")
+    for points, p in outcomes:
+        new = score + points + (3 if feral and abs(n - previous) == 2 else 0)
+        other = opponent
+        if abs(new % 10 - other % 10) == (other // 10) % 10:
+            new, other = other, new
+        yield p, new, other, points if feral else 0, False
+
+
+def contest_turn(score, opponent, used, n, options):
+    if n == -1 and not used:
+        yield 1.0, opponent, score, True, False
+        return
+    if n == -1:
+        n = 10
+    if n == 0:
+        outcomes = ((1 + max(digits(opponent)), 1.0),)
+    else:
+        sides = 4 if (score + opponent) % 7 == 0 else 6
+        outcomes = roll_distribution(n, sides, "ones")
+    for points, p in outcomes:
+        if is_prime(points):
+            points = next_prime(points)
+        new, other = score + points, opponent
+        if new == 2 * other or other == 2 * new:
+            new, other = other, new
+        yield p, new, other, used, False
+
+
+TURNS = {"hog-su21": su21_turn, "hog-su20": su20_turn, "hog-contest": contest_turn}
+HIDDEN_START = {"hog-su21": None, "hog-su20": 0, "hog-contest": False}
+
+
+def reference_win(name, goal, options, table_a, table_b, a_first):
+    """A's chance of winning, A moving first or second: memoised over both scores, both hidden
+    parts and who moves; strategies are decision tables indexed score * goal + opponent."""
+    turn = TURNS[name]
+
+    @cache
+    def a_wins(a, b, ha, hb, a_moves):
+        mover, other, mine = (a, b, ha) if a_moves else (b, a, hb)
+        n = int((table_a if a_moves else table_b)[mover * goal + other])
+        total = 0.0
+        for p, new, opp, hidden, extra in turn(mover, other, mine, n, options):
+            if new >= goal:
+                total += p * (1.0 if a_moves else 0.0)
+            elif opp >= goal:
+                total += p * (0.0 if a_moves else 1.0)
+            elif a_moves:
+                total += p * a_wins(new, opp, hidden, hb, a_moves == extra)
+            else:
+                total += p * a_wins(opp, new, ha, hidden, not extra)
+        return total
+
+    h = HIDDEN_START[name]
+    return a_wins(0, 0, h, h, a_first)
+
+
+def reference_best(name, goal, options, table_b=None):
+    """Optimal play from the start, for the mover (self-play), or the best response to B's
+    table (then: its chance of winning moving first and moving second)."""
+    turn = TURNS[name]
+    choices = [int(c) for c in get_rules(name, goal, **options).model.choices]
+
+    @cache
+    def best(s, o, hs, ho):
+        """Chance that the optimal player to move wins (opponent optimal, or B)."""
+        values = []
+        for n in choices:
+            total = 0.0
+            for p, new, opp, hidden, extra in turn(s, o, hs, n, options):
+                if new >= goal:
+                    total += p
+                elif opp >= goal:
+                    pass
+                elif extra:
+                    total += p * best(new, opp, hidden, ho)
+                elif table_b is None:
+                    total += p * (1.0 - best(opp, new, ho, hidden))
+                else:
+                    total += p * (1.0 - b_value(opp, new, ho, hidden))
+            values.append(total)
+        return max(values)
+
+    @cache
+    def b_value(s, o, hs, ho):
+        """Chance that B, to move, wins against the best response."""
+        total = 0.0
+        for p, new, opp, hidden, extra in turn(s, o, hs, int(table_b[s * goal + o]), options):
+            if new >= goal:
+                total += p
+            elif opp >= goal:
+                pass
+            elif extra:
+                total += p * b_value(new, opp, hidden, ho)
+            else:
+                total += p * (1.0 - best(opp, new, ho, hidden))
+        return total
+
+    h = HIDDEN_START[name]
+    if table_b is None:
+        return best(0, 0, h, h)
+    return best(0, 0, h, h), 1.0 - b_value(0, 0, h, h)
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------------------------
+
+
+def random_table(rules, seed, low=None):
+    rng = np.random.default_rng(seed)
+    choices = rules.model.choices
+    if low is not None:
+        choices = choices[choices >= low]
+    return rng.choice(choices, size=int(np.prod(rules.obs_shape))).astype(np.int64)
+
+
+def builtin(rules, spec):
+    return load_entrant(spec, rules).table.choices
+
+
+CASES = [
+    ("hog-su21", {}),
+    ("hog-su20", {"feral_hogs": True}),
+    ("hog-su20", {"feral_hogs": False}),
+    ("hog-contest", {"pork_chop": True}),
+    ("hog-contest", {"pork_chop": False}),
+]
+
+
+def case_id(case):
+    name, options = case
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("goal", [13, 31])
+def test_evaluate_matches_recursion_random_tables(case, goal):
+    name, options = case
+    rules = get_rules(name, goal, **options)
+    for seed in range(3):
+        a = random_table(rules, seed)
+        b = random_table(rules, 100 + seed)
+        values = exact.evaluate(rules, a, b)
+        assert values.first == pytest.approx(
+            reference_win(name, goal, options, a, b, True), abs=TOL
+        )
+        assert values.second == pytest.approx(
+            reference_win(name, goal, options, a, b, False), abs=TOL
+        )
+
+
+@pytest.mark.parametrize(
+    "case, a, b",
+    [
+        (("hog-su21", {}), "more_boar_strategy", "always_roll:6"),
+        (("hog-su20", {"feral_hogs": False}), "swap_strategy", "always_roll:4"),
+        (("hog-contest", {"pork_chop": False}), "swap_strategy", "always_roll:4"),
+        (("hog-contest", {"pork_chop": True}), "pork_chop_strategy", "always_roll:5"),
+    ],
+    ids=lambda v: case_id(v) if isinstance(v, tuple) else v,
+)
+def test_evaluate_matches_recursion_full_goal(case, a, b):
+    name, options = case
+    rules = get_rules(name, **options)
+    ta, tb = builtin(rules, a), builtin(rules, b)
+    values = exact.evaluate(rules, ta, tb)
+    assert values.first == pytest.approx(reference_win(name, 100, options, ta, tb, True), abs=TOL)
+    assert values.second == pytest.approx(reference_win(name, 100, options, ta, tb, False), abs=TOL)
+
+
+@pytest.mark.slow
+def test_evaluate_matches_recursion_full_goal_feral_hogs():
+    """hog-su20 with Feral Hogs at the full goal (a minute): the recursion carries raw previous
+    points. The small goals above are its short form."""
+    rules = get_rules("hog-su20")
+    ta, tb = builtin(rules, "bacon_strategy"), builtin(rules, "always_roll:4")
+    values = exact.evaluate(rules, ta, tb)
+    options = {"feral_hogs": True}
+    assert values.first == pytest.approx(
+        reference_win("hog-su20", 100, options, ta, tb, True), abs=TOL
+    )
+    assert values.second == pytest.approx(
+        reference_win("hog-su20", 100, options, ta, tb, False), abs=TOL
+    )
+
+
+def test_feral_hogs_state_uses_the_reachable_search_and_both_paths_agree():
+    """hog-su20 with Feral Hogs has no rows: evaluate searches reachable states; the full sweep
+    (asked for per-state values) must give the same numbers."""
+    rules = get_rules("hog-su20", 40)
+    assert not exact.engine(rules.model).rows
+    m = rules.model
+    a = exact.table_policy(m, random_table(rules, 7))
+    b = exact.table_policy(m, random_table(rules, 8))
+    searched = exact.evaluate_policies(rules, a, b)
+    swept = exact.evaluate_policies(rules, a, b, values=True)
+    assert searched.v_a is None and swept.v_a is not None
+    assert searched.first == pytest.approx(swept.first, abs=TOL)
+    assert searched.second == pytest.approx(swept.second, abs=TOL)
+
+
+def _course_strategy(table, goal):
+    return lambda score, opponent: int(table[score * goal + opponent])
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_evaluate_matches_course_play_monte_carlo(case):
+    """The module's own play() with seeded dice, within 4 standard errors of the exact value."""
+    monte_carlo_check(case, 2_000)
+
+
+@pytest.mark.slow
+def test_evaluate_matches_course_play_monte_carlo_long():
+    """The long form: 40,000 games, so 4 standard errors are about 0.01."""
+    monte_carlo_check(("hog-su20", {"feral_hogs": True}), 40_000)
+
+
+def monte_carlo_check(case, games):
+    name, options = case
+    rules = get_rules(name, **options)
+    module = {"hog-su21": hog_su21, "hog-su20": hog_su20, "hog-contest": hog_contest}[name]
+    a = builtin(rules, "swap_strategy" if name != "hog-su21" else "more_boar_strategy")
+    b = builtin(rules, rules.baseline)
+    rng = random.Random(61)
+
+    def six():
+        return rng.randint(1, 6)
+
+    def four():
+        return rng.randint(1, 4)
+
+    extra = {}
+    if name == "hog-su20":
+        extra = {"feral_hogs": options["feral_hogs"]}
+    if name == "hog-contest":
+        extra = {"wild_dice": four, "pork_chop": options["pork_chop"]}
+    sa, sb = _course_strategy(a, 100), _course_strategy(b, 100)
+    wins = sum(module.play(sa, sb, dice=six, **extra)[0] >= 100 for _ in range(games))
+    p = exact.evaluate(rules, a, b).first
+    assert abs(wins / games - p) < 4 * sqrt(p * (1 - p) / games)
+
+
+def test_cyclic_rules_match_value_iteration_written_here():
+    """Pig (cycles: a pig-out hands the same scores over) against plain value iteration."""
+    goal = 12
+    rules = get_rules("pig", goal)
+    hold_at = {"a": 4, "b": 7}
+
+    def decide(who, score, total):
+        return total < hold_at[who] and score + total < goal
+
+    # v[who][(score, opponent, total)]: chance that WHO, to move there, wins.
+    states = [(s, o, t) for s in range(goal) for o in range(goal) for t in range(goal - s)]
+    v = {w: dict.fromkeys(states, 0.0) for w in "ab"}
+    for _ in range(2000):
+        delta = 0.0
+        for who, other in (("a", "b"), ("b", "a")):
+            for s, o, t in states:
+                if t > 0 and not decide(who, s, t):
+                    new = 1.0 if s + t >= goal else 1.0 - v[other][(o, s + t, 0)]
+                else:
+                    new = (1.0 - v[other][(o, s, 0)]) / 6
+                    for face in range(2, 7):
+                        won = s + t + face >= goal
+                        new += (1.0 if won else v[who][(s, o, t + face)]) / 6
+                delta = max(delta, abs(new - v[who][(s, o, t)]))
+                v[who][(s, o, t)] = new
+        if delta < 1e-15:
+            break
+    table = {
+        w: np.array(
+            [int(decide(w, s, t)) for s in range(goal) for o in range(goal) for t in range(goal)]
+        )
+        for w in "ab"
+    }
+    values = exact.evaluate(rules, table["a"], table["b"])
+    assert values.first == pytest.approx(v["a"][(0, 0, 0)], abs=1e-12)
+    assert values.second == pytest.approx(1.0 - v["b"][(0, 0, 0)], abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_solve_matches_maximising_recursion(case):
+    name, options = case
+    goal = 23
+    rules = get_rules(name, goal, **options)
+    assert exact.solve(rules).first == pytest.approx(reference_best(name, goal, options), abs=TOL)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_best_response_matches_recursion(case):
+    name, options = case
+    goal = 23
+    rules = get_rules(name, goal, **options)
+    b = random_table(rules, 5)
+    best = exact.solve(rules, b)
+    first, second = reference_best(name, goal, options, b)
+    assert best.first == pytest.approx(first, abs=TOL)
+    assert best.second == pytest.approx(second, abs=TOL)
+
+
+def test_solve_full_goal_su21_matches_recursion():
+    rules = get_rules("hog-su21")
+    assert exact.solve(rules).first == pytest.approx(reference_best("hog-su21", 100, {}), abs=TOL)
+
+
+def test_solved_policy_reproduces_its_values_when_evaluated():
+    rules = get_rules("hog-su21")
+    b = builtin(rules, "always_roll:6")
+    best = exact.solve(rules, b)
+    values = exact.evaluate(rules, best.policy, b)
+    assert values.first == pytest.approx(best.first, abs=TOL)
+    assert values.second == pytest.approx(best.second, abs=TOL)
+
+
+def test_published_spring_2017_figure():
+    """The optimal strategy (both players optimal; exact ties to fewer dice) of the Spring 2017
+    contest rules beats always_roll(4) 0.7757493759 of the time on average. The best response
+    to always_roll(4) would do better (about 0.8436): the figure is the self-play optimum's."""
+    rules = get_rules("hog-contest", pork_chop=False)
+    optimal = exact.solve(rules).policy
+    assert exact.average_win_rate_exact(
+        rules, optimal, builtin(rules, "always_roll:4")
+    ) == pytest.approx(0.7757493759, abs=5e-11)
+
+
+def test_pig_optimum_is_the_published_one():
+    """Neller & Presser (2004): optimal Pig gives the first player a 53.06% chance of winning."""
+    assert round(exact.solve(get_rules("pig")).first, 4) == 0.5306
+
+
+# ---------------------------------------------------------------------------------------------
+# The course's experiments, exactly
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["hog-su21", "hog-su20", "hog-contest"])
+@pytest.mark.parametrize("sides", [6, 4])
+def test_expected_turn_scores(name, sides):
+    rule = "ones" if name == "hog-contest" else "one"
+    expected = {n: sum(v * p for v, p in roll_distribution(n, sides, rule)) for n in range(1, 11)}
+    got = exact.expected_turn_scores(get_rules(name), sides)
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_expected_turn_scores_known_values():
+    scores = exact.expected_turn_scores(get_rules("hog-su21"))
+    assert scores[1] == pytest.approx(3.5)
+    assert max(scores, key=scores.get) == 6  # the course's max_scoring_num_rolls answer
+
+
+def test_average_win_rate_exact_is_the_mean_of_both_seatings():
+    rules = get_rules("hog-su21")
+    a, b = builtin(rules, "more_boar_strategy"), builtin(rules, "always_roll:6")
+    values = exact.evaluate(rules, a, b)
+    assert exact.average_win_rate_exact(rules, a, b) == pytest.approx(
+        (values.first + values.second) / 2, abs=1e-15
+    )
+
+
+def test_reachable_search_reports_small_stacks_instead_of_overrunning():
+    rules = get_rules("hog-su20", 30)
+    m = rules.model
+    e = exact.engine(m)
+    choice = np.full(m.n_states, 4, dtype=np.int8)
+    status = np.zeros(2 * e.n_keys, dtype=np.int8)
+    value = np.empty(2 * e.n_keys)
+    _, _, flag = exact._evaluate_reachable(
+        e.ctx, m.start, choice, choice, e.n_keys, 8, status, value
+    )
+    assert flag == -2
+    table = np.full(30 * 30, 4)
+    assert exact.evaluate(rules, table, table).first == pytest.approx(
+        reference_win("hog-su20", 30, {"feral_hogs": True}, table, table, True), abs=TOL
+    )
