@@ -1,19 +1,22 @@
 """The exact engine: win probabilities by dynamic programming over a rule set's GameModel.
 
-Values are always from the side of the player to move: ``v[x]`` is that player's chance of
-winning from state ``x`` (a tie counts half). States are visited level by level, successors
-first; a level whose transitions can stay inside it (a zero roll in Greed, a lost turn in Pig)
-is iterated until no value moves by more than ``TOLERANCE``.
+Values are always from the side of the player to move: the chance that the player to move at
+state ``x`` wins (a tie counts half). States are visited level by level, successors first; a
+level whose transitions can stay inside it (a zero roll in Greed, a lost turn in Pig) is
+iterated until no value moves by more than ``TOLERANCE``.
 
-The engine is generic over rule sets; three things make it fast.
+The engine is generic over rule sets. What makes it fast:
 
 * Rows. When a model's outcomes fit in memory, every (state, choice) is resolved once into a
-  *row*: the probability of the outcomes that end the game, plus *runs* of outcomes whose
-  successors are consecutive states of one kind (in Hog, rolling k more points moves from
-  (s, o) to (o, s + k)). A run is a dot product of a slice of the model's dice distribution
-  with a slice of the value array, so the inner loop is contiguous. Rows are stored choice by
-  choice in the order states are solved, so a pass over one strategy's choices reads memory
-  front to back.
+  *row*: the value of the outcomes that end the game, plus the outcomes that continue it, each
+  a successor and a signed probability. Rows are stored choice by choice in the order states
+  are solved, so a pass over one strategy's choices reads memory front to back, and the sum
+  over a row keeps four partial sums, so it is not one long chain of dependent additions.
+* One value array. The values of both players (or of the solver and its opponent) sit side by
+  side, ``w[2 * x]`` and ``w[2 * x + 1]``. An outcome is stored as ``2 * y + 1`` when the other
+  player moves next, ``2 * y`` when the same player moves again: the first player reads
+  ``w[to]``, the second ``w[to ^ 1]``, with no branch, and the two values of a state share a
+  cache line.
 * Reachable states only. A model too large for rows (hog-su20 with its Feral Hogs state) is
   evaluated by a depth-first search from the start that visits only the states the two
   strategies can reach, as a memoised recursion would, without recursion or Python.
@@ -49,17 +52,19 @@ from hogbench.rules.base import (
 
 TOLERANCE = 1e-14
 MAX_SWEEPS = 1_000_000
-#: Above this many (state, choice, outcome) entries a model is solved without rows.
-MAX_ROW_ENTRIES = 30_000_000
+#: Above this many continuing (state, choice, outcome) entries a model has no rows (12 bytes
+#: each); its choices are resolved on the spot.
+MAX_ROW_ENTRIES = 20_000_000
 #: Choices whose values differ by less than this are a tie, and the earlier choice (fewer dice)
 #: wins it. Exact ties are common (every choice wins, or two choices have the same outcomes) and
 #: rounding, up to about 1e-14 after summing many outcomes, must not decide them. With this
 #: reading the optimal hog-contest strategy (Pork Chop off) beats always_roll(4) 0.7757493759 of
 #: the time on average, the published figure.
 TIE_MARGIN = 1e-12
-# Only reassociation: lets the dot products of runs use SIMD; results move by ~1e-16.
+# Only reassociation: lets sums be split into partial sums; results move by ~1e-16.
 _FAST = {"reassoc", "nsz"}
 
+_i4 = types.int32[::1]
 _i8 = types.int64[::1]
 _f8 = types.float64[::1]
 _roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
@@ -68,11 +73,13 @@ _resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
 #: The model tuple the Monte Carlo engine takes (see ``game_tuple``).
 GAME_TYPE = types.Tuple((_roll_kind_t, _resolve_t, _i8, _i8, _i8, _f8, _i8, _i8, _i8, _f8))
 
-# The engine's own view of a model (see _Engine.ctx): roll_kind, resolve, q_key, params,
-# dist_ptr, dist_value, dist_prob, choices, row_ptr, row_const, run_at, run_span.
-_CTX = types.Tuple(
-    (_roll_kind_t, _resolve_t, _roll_kind_t, _i8, _i8, _i8, _f8, _i8, _i8, _f8, _i8, _i8)
-)
+# The rows: choices, row_ptr, row_const, row_to, row_p (see _build_rows). Kernels that need no
+# compiled rule function take only these: passing compiled functions to a kernel costs about a
+# millisecond per call (their addresses are looked up in Python each time).
+_ROWS = types.Tuple((_i8, _i8, _f8, _i4, _f8))
+# The rule functions and tables: roll_kind, resolve, q_key, params, dist_ptr, dist_value,
+# dist_prob, choices.
+_RULES = types.Tuple((_roll_kind_t, _resolve_t, _roll_kind_t, _i8, _i8, _i8, _f8, _i8))
 _MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values and the sweep that computed them
 
 
@@ -87,13 +94,6 @@ def _no_key(params, state, choice):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _grow(a, size):
-    out = np.empty(size, dtype=a.dtype)
-    out[: len(a)] = a
-    return out
-
-
 @njit(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8), cache=True)
 def _count_entries(roll_kind, params, order, choices, dist_ptr):
     total = 0
@@ -104,168 +104,79 @@ def _count_entries(roll_kind, params, order, choices, dist_ptr):
     return total
 
 
-_STRIDE_BIAS = 1 << 22  # run strides are stored biased, in the 23 bits above bit 40
-_MAX_RUN = 255
-
-
 @njit(
-    types.Tuple((_i8, _f8, _i8, _i8))(_roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, _f8),
+    types.Tuple((_i8, _f8, _i4, _f8))(
+        _roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, _f8, types.int64
+    ),
     cache=True,
 )
-def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, dist_prob):
-    """Rows for every (position in ORDER, choice), choice-major: row (ci, i) is ci * n + i.
+def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, dist_prob, size):
+    """Rows for every (choice, position in ORDER): row ci * n + i, for at most SIZE entries.
 
     row_const is the mover's value from outcomes that need no successor value: wins, half of
-    ties, and the 1 in each ``1 - v_other`` of OTHER outcomes. Run j is run_span[j] >> 32 & 255
-    consecutive outcomes of one kind (SAME when run_at[j] & 1, else OTHER) whose successors
-    start at y = run_at[j] >> 1 and step by a constant stride, with probabilities dist_prob
-    from d = run_span[j] & 0xFFFFFFFF on. A stride is usually 1 (Hog: rolling one more point
-    moves to the next state), but any constant step makes a run.
+    ties, and the 1 in each ``1 - v`` of an outcome where the other player moves next. Then per
+    continuing outcome: row_to = 2 * successor + (1 if the other player moves next), row_p =
+    its probability, negative when the other player moves next (its value counts as 1 - v).
     """
     n = len(order)
     nc = len(choices)
-    counts = np.zeros(n * nc, dtype=np.int64)  # runs per row, position-major while building
-    consts = np.zeros(n * nc)
-    cap = 4 * n * nc
-    at = np.empty(cap, dtype=np.int64)
-    span = np.empty(cap, dtype=np.int64)
+    row_ptr = np.zeros(n * nc + 1, dtype=np.int64)
+    row_const = np.zeros(n * nc)
+    to = np.empty(size, dtype=np.int32)
+    prob = np.empty(size)
     m = 0
-    for i in range(n):
-        x = order[i]
-        for ci in range(nc):
-            c = choices[ci]
+    for ci in range(nc):
+        c = choices[ci]
+        for i in range(n):
+            x = order[i]
             k = roll_kind(params, x, c)
-            first = m
             const = 0.0
-            last_y = last_d = last_start_d = length = stride = 0
-            last_kind = -1
             for d in range(dist_ptr[k], dist_ptr[k + 1]):
                 code = resolve(params, x, c, dist_value[d])
                 kind = code & 7
-                y = code >> 3
                 p = dist_prob[d]
                 if kind == WIN:
                     const += p
                 elif kind == TIE:
                     const += 0.5 * p
-                elif kind == OTHER or kind == SAME:
-                    if kind == OTHER:
-                        const += p
-                    step = y - last_y
-                    if (
-                        m > first
-                        and kind == last_kind
-                        and d == last_d + 1
-                        and length < _MAX_RUN
-                        and (step == stride or length == 1)
-                        and abs(step) < _STRIDE_BIAS
-                    ):
-                        stride = step
-                        length += 1
-                        span[m - 1] = (
-                            last_start_d | (length << 32) | ((stride + _STRIDE_BIAS) << 40)
-                        )
-                    else:
-                        if m == cap:
-                            cap *= 2
-                            at = _grow(at, cap)
-                            span = _grow(span, cap)
-                        at[m] = 2 * y + (1 if kind == SAME else 0)
-                        span[m] = d | (1 << 32) | (_STRIDE_BIAS << 40)
-                        last_start_d = d
-                        length = 1
-                        stride = 0
-                        m += 1
-                    last_y = y
-                    last_d = d
-                    last_kind = kind
-                # LOSE adds nothing
-            counts[i * nc + ci] = m - first
-            consts[i * nc + ci] = const
-    # Reorder position-major -> choice-major.
-    starts = np.zeros(n * nc + 1, dtype=np.int64)
-    for r in range(n * nc):
-        starts[r + 1] = starts[r] + counts[r]
-    row_ptr = np.zeros(n * nc + 1, dtype=np.int64)
-    row_const = np.empty(n * nc)
-    run_at = np.empty(m, dtype=np.int64)
-    run_span = np.empty(m, dtype=np.int64)
-    q = 0
-    for ci in range(nc):
-        for i in range(n):
-            src = i * nc + ci
-            dst = ci * n + i
-            for j in range(starts[src], starts[src + 1]):
-                run_at[q] = at[j]
-                run_span[q] = span[j]
-                q += 1
-            row_ptr[dst + 1] = q
-            row_const[dst] = consts[src]
-    return row_ptr, row_const, run_at, run_span
-
-
-# ---------------------------------------------------------------------------------------------
-# The value of one choice
-# ---------------------------------------------------------------------------------------------
-#
-# Taking an array out of a tuple, or passing arrays to a function that is not inlined, costs
-# two atomic reference-count updates, more than the work of one choice. So kernels unpack the
-# model tuple once, at the top, and these helpers are inlined into them. In _solve_sweep the
-# helpers still left reference counting inside the loop (a third of its time, measured), so
-# its loops are written out in full.
+                elif kind == OTHER:
+                    const += p
+                    to[m] = 2 * (code >> 3) + 1
+                    prob[m] = -p
+                    m += 1
+                elif kind == SAME:
+                    to[m] = 2 * (code >> 3)
+                    prob[m] = p
+                    m += 1
+            row_const[ci * n + i] = const
+            row_ptr[ci * n + i + 1] = m
+    return row_ptr, row_const, to[:m].copy(), prob[:m].copy()
 
 
 @njit(cache=True, fastmath=_FAST, inline="always")
-def _row_value(r, v_self, v_other, dist_prob, row_ptr, row_const, run_at, run_span):
-    """The mover's chance of winning in row R."""
-    total = row_const[r]
-    for j in range(row_ptr[r], row_ptr[r + 1]):
-        a = run_at[j]
-        s = run_span[j]
-        y = a >> 1
-        d = s & 0xFFFFFFFF
-        stride = (s >> 40) - _STRIDE_BIAS
-        acc = 0.0
-        if a & 1:
-            for k in range((s >> 32) & _MAX_RUN):
-                acc += dist_prob[d + k] * v_self[y + k * stride]
-            total += acc
-        else:
-            for k in range((s >> 32) & _MAX_RUN):
-                acc += dist_prob[d + k] * v_other[y + k * stride]
-            total -= acc
-    return total
-
-
-@njit(cache=True, fastmath=_FAST, inline="always")
-def _row_values(r, va, vb, dist_prob, row_ptr, row_const, run_at, run_span):
-    """Row R's value for A to move (A's values VA) and for B to move, in one pass."""
-    total_a = total_b = row_const[r]
-    for j in range(row_ptr[r], row_ptr[r + 1]):
-        a = run_at[j]
-        s = run_span[j]
-        y = a >> 1
-        d = s & 0xFFFFFFFF
-        stride = (s >> 40) - _STRIDE_BIAS
-        acc_a = acc_b = 0.0
-        for k in range((s >> 32) & _MAX_RUN):
-            p = dist_prob[d + k]
-            acc_a += p * va[y + k * stride]
-            acc_b += p * vb[y + k * stride]
-        if a & 1:
-            total_a += acc_a
-            total_b += acc_b
-        else:
-            total_a -= acc_b
-            total_b -= acc_a
-    return total_a, total_b
+def _row_sum(r, flip, w, row_ptr, row_const, row_to, row_p):
+    """Row R's value for its mover, values in W seen from the first player (FLIP = 1: the
+    second). Four partial sums keep the additions from waiting on each other."""
+    t0 = row_const[r]
+    t1 = t2 = t3 = 0.0
+    j = row_ptr[r]
+    end = row_ptr[r + 1]
+    while j + 3 < end:
+        t0 += row_p[j] * w[row_to[j] ^ flip]
+        t1 += row_p[j + 1] * w[row_to[j + 1] ^ flip]
+        t2 += row_p[j + 2] * w[row_to[j + 2] ^ flip]
+        t3 += row_p[j + 3] * w[row_to[j + 3] ^ flip]
+        j += 4
+    while j < end:
+        t0 += row_p[j] * w[row_to[j] ^ flip]
+        j += 1
+    return (t0 + t1) + (t2 + t3)
 
 
 @njit(cache=True, inline="always")
-def _resolved_value(
-    x, c, v_self, v_other, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
-):
-    """The mover's chance of winning after choosing C at X, resolving each outcome."""
+def _resolved_value(x, c, flip, w, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob):
+    """The mover's chance of winning after choosing C at X, resolving each outcome; values in
+    W as in _row_sum."""
     k = roll_kind(params, x, c)
     total = 0.0
     for d in range(dist_ptr[k], dist_ptr[k + 1]):
@@ -273,9 +184,9 @@ def _resolved_value(
         kind = code & 7
         p = dist_prob[d]
         if kind == OTHER:
-            total += p * (1.0 - v_other[code >> 3])
+            total += p * (1.0 - w[(2 * (code >> 3) + 1) ^ flip])
         elif kind == SAME:
-            total += p * v_self[code >> 3]
+            total += p * w[(2 * (code >> 3)) ^ flip]
         elif kind == WIN:
             total += p
         elif kind == TIE:
@@ -283,72 +194,82 @@ def _resolved_value(
     return total
 
 
-@njit(cache=True, inline="always")
-def _memo_value(
-    x, c, v_self, v_other, values, stamps, stamp, q_key, roll_kind, resolve, params, dist_ptr,
-    dist_value, dist_prob,
-):  # fmt: skip
-    """Value of choice C at X, resolved once per key of the model's q_key (VALUES/STAMPS: a
-    slot per key, valid when its stamp is STAMP); without keys, resolved every time."""
-    key = q_key(params, x, c) if len(values) else -1
-    if key >= 0 and stamps[key] == stamp:
-        return values[key]
-    q = _resolved_value(
-        x, c, v_self, v_other, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
-    )
-    if key >= 0:
-        values[key] = q
-        stamps[key] = stamp
-    return q
-
-
 # ---------------------------------------------------------------------------------------------
 # Kernels
 # ---------------------------------------------------------------------------------------------
+#
+# Taking an array out of a tuple, or passing arrays to a function that is not inlined, costs
+# two atomic reference-count updates, more than the work of one choice: kernels unpack their
+# tuples once, at the top, and the helpers above are inlined. In _solve_sweep inlined helpers
+# still left reference counting inside the loop (a third of its time, measured), so its loops
+# are written out in full.
 
 
 @njit(
-    types.int64(_CTX, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, _f8, types.float64),
+    types.int64(_ROWS, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
     cache=True,
     fastmath=_FAST,
 )
-def _evaluate_sweep(ctx, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, va, vb, tol):
-    """Fill va/vb (A resp. B to move) for fixed policies; return -1 or a stuck level."""
-    (roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, choices, row_ptr,
-     row_const, run_at, run_span) = ctx  # fmt: skip
+def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
+    """Fill w (w[2x]: A to move at x, w[2x+1]: B) for fixed policies, from rows; return -1 or a
+    level that did not converge. An acyclic model is one pass over the order. (Serving both
+    players from one pass over a row when they choose alike was slower, measured.)"""
+    choices, row_ptr, row_const, row_to, row_p = rows
     n = len(order)
-    rows = len(row_ptr) > 1
     c0 = choices[0]
+    if not cyclic:
+        for i in range(n):
+            x = order[i]
+            ra = (tab_a[idx_a[x]] - c0) * n + i
+            rb = (tab_b[idx_b[x]] - c0) * n + i
+            w[2 * x] = _row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
+            w[2 * x + 1] = _row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
+        return -1
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
         for _ in range(MAX_SWEEPS):
             delta = 0.0
             for i in range(lo, hi):
                 x = order[i]
-                ca = tab_a[idx_a[x]]
-                cb = tab_b[idx_b[x]]
-                if not rows:
-                    a = _resolved_value(
-                        x, ca, va, vb, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
-                    )
-                    b = _resolved_value(
-                        x, cb, vb, va, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
-                    )
-                elif ca == cb:  # one pass over the row serves both players
-                    a, b = _row_values(
-                        (ca - c0) * n + i, va, vb, dist_prob, row_ptr, row_const, run_at, run_span
-                    )
-                else:
-                    a = _row_value(
-                        (ca - c0) * n + i, va, vb, dist_prob, row_ptr, row_const, run_at, run_span
-                    )
-                    b = _row_value(
-                        (cb - c0) * n + i, vb, va, dist_prob, row_ptr, row_const, run_at, run_span
-                    )
+                ra = (tab_a[idx_a[x]] - c0) * n + i
+                rb = (tab_b[idx_b[x]] - c0) * n + i
+                a = _row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
+                b = _row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
+                delta = max(delta, abs(a - w[2 * x]), abs(b - w[2 * x + 1]))
+                w[2 * x] = a
+                w[2 * x + 1] = b
+            if delta < tol:
+                break
+        else:
+            return level
+    return -1
+
+
+@njit(
+    types.int64(_RULES, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
+    cache=True,
+)
+def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
+    """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
+    roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, _ = rules
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for _ in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                a = _resolved_value(
+                    x, tab_a[idx_a[x]], 0, w, roll_kind, resolve, params, dist_ptr, dist_value,
+                    dist_prob,
+                )  # fmt: skip
+                b = _resolved_value(
+                    x, tab_b[idx_b[x]], 1, w, roll_kind, resolve, params, dist_ptr, dist_value,
+                    dist_prob,
+                )  # fmt: skip
                 if cyclic:
-                    delta = max(delta, abs(a - va[x]), abs(b - vb[x]))
-                va[x] = a
-                vb[x] = b
+                    delta = max(delta, abs(a - w[2 * x]), abs(b - w[2 * x + 1]))
+                w[2 * x] = a
+                w[2 * x + 1] = b
             if not cyclic or delta < tol:
                 break
         else:
@@ -358,12 +279,12 @@ def _evaluate_sweep(ctx, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, v
 
 @njit(
     types.UniTuple(types.float64, 3)(
-        _CTX, types.int64, types.int8[::1], types.int8[::1], types.int64, types.int64,
+        _RULES, types.int64, types.int8[::1], types.int8[::1], types.int64, types.int64,
         types.int8[::1], _f8,
     ),
     cache=True,
 )  # fmt: skip
-def _evaluate_reachable(ctx, start, choice_a, choice_b, n_keys, cap, status, value):
+def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, value):
     """Both seatings of an acyclic model, visiting only states reachable from START.
 
     A depth-first search with an explicit stack plays the part of a memoised recursion. A node
@@ -380,7 +301,7 @@ def _evaluate_reachable(ctx, start, choice_a, choice_b, n_keys, cap, status, val
     Returns (A first, A second, -1); (0, 0, state) if a state can reach itself; (0, 0, -2) if
     the stacks were too small (call again with more).
     """
-    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = ctx[:8]
+    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
     c0 = choices[0]
     width = 1
     for k in range(len(dist_ptr) - 1):
@@ -464,27 +385,67 @@ def _evaluate_reachable(ctx, start, choice_a, choice_b, n_keys, cap, status, val
 
 @njit(
     types.int64(
-        _CTX, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _f8, _i8, _MEMO, _MEMO,
+        _ROWS, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, types.float64
+    ),
+    cache=True,
+    fastmath=_FAST,
+)  # fmt: skip
+def _solve_rows(rows, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, tol):
+    """Best play for the mover, from rows: against itself, or (AGAINST) against B's policy.
+
+    w[2x] is the solver's value with it to move at x, w[2x+1] its opponent's (the same number
+    in self-play). Fills w and policy. The value is the best choice's; the choice is the
+    earliest within TIE_MARGIN of it. Returns -1, or the level that did not converge.
+    """
+    choices, row_ptr, row_const, row_to, row_p = rows
+    n = len(order)
+    c0 = choices[0]
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for _ in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                best = top = -1.0
+                best_choice = c0
+                for ci in range(len(choices)):
+                    q = _row_sum(ci * n + i, 0, w, row_ptr, row_const, row_to, row_p)
+                    top = max(top, q)
+                    if q > best + TIE_MARGIN:
+                        best = q
+                        best_choice = choices[ci]
+                best = top  # the value is the maximum; near-ties only decide the choice
+                b = best
+                if against:
+                    r = (tab_b[idx_b[x]] - c0) * n + i
+                    b = _row_sum(r, 1, w, row_ptr, row_const, row_to, row_p)
+                if cyclic:
+                    delta = max(delta, abs(best - w[2 * x]), abs(b - w[2 * x + 1]))
+                w[2 * x] = best
+                w[2 * x + 1] = b
+                policy[x] = best_choice
+            if not cyclic or delta < tol:
+                break
+        else:
+            return level
+    return -1
+
+
+@njit(
+    types.int64(
+        _RULES, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, _MEMO, _MEMO,
         types.float64,
     ),
     cache=True,
     fastmath=_FAST,
 )  # fmt: skip
-def _solve_sweep(
-    ctx, order, level_ptr, cyclic, tab_b, idx_b, against, v_me, v_opp, policy, memo, memo_b, tol
-):
-    """Best play for the mover: against itself, or (AGAINST) against B's fixed policy.
-
-    Fills v_me, policy (and v_opp when AGAINST); ties between choices go to the earlier one.
-    MEMO (and MEMO_B for B's values) serve models without rows that declare a q_key.
-    Returns -1, or the level that did not converge. The loops are written out in full (see
-    the note above _row_value).
-    """
-    (roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices, row_ptr,
-     row_const, run_at, run_span) = ctx  # fmt: skip
-    n = len(order)
+def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
+                 tol):  # fmt: skip
+    """Like _solve_rows, for models without rows: outcomes resolved on the spot, once per key
+    of the model's q_key when it has one (MEMO for the solver, MEMO_B for its opponent). The
+    loops are written out in full (see the note above _evaluate_rows)."""
+    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
     nc = len(choices)
-    rows = len(row_ptr) > 1
     c0 = choices[0]
     values, stamps = memo
     values_b, stamps_b = memo_b
@@ -498,73 +459,52 @@ def _solve_sweep(
             delta = 0.0
             for i in range(lo, hi):
                 x = order[i]
-                best = -1.0
+                best = top = -1.0
                 best_choice = c0
-                # ci == nc: B's choice, for B's value (only when against)
+                b = 0.0
+                # ci == nc: the opponent's own choice, for its value (only when against)
                 for ci in range(nc + 1 if against else nc):
                     me = ci < nc
+                    flip = 0 if me else 1
                     c = choices[ci] if me else tab_b[idx_b[x]]
-                    if rows:
-                        r = (c - c0) * n + i
-                        q = row_const[r]
-                        for j in range(row_ptr[r], row_ptr[r + 1]):
-                            a = run_at[j]
-                            s = run_span[j]
-                            y = a >> 1
-                            d = s & 0xFFFFFFFF
-                            stride = (s >> 40) - _STRIDE_BIAS
-                            acc = 0.0
-                            if (a & 1) == 1 and me or (a & 1) == 0 and not me:
-                                for k in range((s >> 32) & _MAX_RUN):
-                                    acc += dist_prob[d + k] * v_me[y + k * stride]
-                            elif against:
-                                for k in range((s >> 32) & _MAX_RUN):
-                                    acc += dist_prob[d + k] * v_opp[y + k * stride]
-                            else:
-                                for k in range((s >> 32) & _MAX_RUN):
-                                    acc += dist_prob[d + k] * v_me[y + k * stride]
-                            q += acc if a & 1 else -acc
+                    key = q_key(params, x, c) if keys else -1
+                    if key >= 0 and (stamps[key] if me else stamps_b[key]) == stamp:
+                        q = values[key] if me else values_b[key]
                     else:
-                        key = q_key(params, x, c) if keys else -1
-                        hit = key >= 0 and (stamps[key] if me else stamps_b[key]) == stamp
-                        if hit:
-                            q = values[key] if me else values_b[key]
-                        else:
-                            k = roll_kind(params, x, c)
-                            q = 0.0
-                            for d in range(dist_ptr[k], dist_ptr[k + 1]):
-                                code = resolve(params, x, c, dist_value[d])
-                                kind = code & 7
-                                p = dist_prob[d]
-                                if kind == WIN:
-                                    q += p
-                                elif kind == TIE:
-                                    q += 0.5 * p
-                                elif kind == OTHER or kind == SAME:
-                                    # the mover's own values when SAME, the other side's else
-                                    if (kind == SAME) == me:
-                                        v = v_me[code >> 3]
-                                    elif against:
-                                        v = v_opp[code >> 3]
-                                    else:
-                                        v = v_me[code >> 3]
-                                    q += p * v if kind == SAME else p * (1.0 - v)
-                            if key >= 0 and me:
-                                values[key] = q
-                                stamps[key] = stamp
-                            elif key >= 0:
-                                values_b[key] = q
-                                stamps_b[key] = stamp
+                        k = roll_kind(params, x, c)
+                        q = 0.0
+                        for d in range(dist_ptr[k], dist_ptr[k + 1]):
+                            code = resolve(params, x, c, dist_value[d])
+                            kind = code & 7
+                            p = dist_prob[d]
+                            if kind == OTHER:
+                                q += p * (1.0 - w[(2 * (code >> 3) + 1) ^ flip])
+                            elif kind == SAME:
+                                q += p * w[(2 * (code >> 3)) ^ flip]
+                            elif kind == WIN:
+                                q += p
+                            elif kind == TIE:
+                                q += 0.5 * p
+                        if key >= 0 and me:
+                            values[key] = q
+                            stamps[key] = stamp
+                        elif key >= 0:
+                            values_b[key] = q
+                            stamps_b[key] = stamp
                     if not me:
-                        if cyclic:
-                            delta = max(delta, abs(q - v_opp[x]))
-                        v_opp[x] = q
-                    elif q > best + TIE_MARGIN:
-                        best = q
-                        best_choice = c
+                        b = q
+                    else:
+                        top = max(top, q)
+                        if q > best + TIE_MARGIN:
+                            best = q
+                            best_choice = c
+                best = top  # the value is the maximum; near-ties only decide the choice
+                if not against:
+                    b = best
                 if cyclic:
-                    delta = max(delta, abs(best - v_me[x]))
-                v_me[x] = best
+                    delta = max(delta, abs(best - w[2 * x]), abs(b - w[2 * x + 1]))
+                w[2 * x] = best
+                w[2 * x + 1] = b
                 policy[x] = best_choice
             if not cyclic or delta < tol:
                 break
@@ -575,14 +515,15 @@ def _solve_sweep(
 
 @njit(
     types.int64(
-        _CTX, _i8, _i8, types.int32[::1], _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, _f8,
+        _RULES, _ROWS, _i8, _i8, types.int32[::1], _i8, types.boolean, _i8, _i8, _i8, _i8, _f8,
         types.float64, types.int64,
     ),
     cache=True,
 )  # fmt: skip
-def _reach(ctx, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b, ra, rb,
-           tol, max_sweeps):  # fmt: skip
-    """Expected visits to each state with A (ra) and B (rb) to move, from the masses given.
+def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b,
+           r, tol, max_sweeps):  # fmt: skip
+    """Expected visits to each state with A (r[2x]) and B (r[2x+1]) to move, from the masses
+    given in R.
 
     States are taken predecessors first (the model's order backwards); states no one reaches
     are skipped. In an acyclic model one pass moves all mass on (a move may stay in its level,
@@ -591,26 +532,25 @@ def _reach(ctx, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_
     mass moves on. Returns -1, or the level that did not converge (the pair can loop without
     end).
     """
-    (roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, choices, row_ptr, _,
-     run_at, run_span) = ctx  # fmt: skip
+    roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, choices = rules
+    _, row_ptr, _, row_to, row_p = rows
     n = len(order)
-    rows = len(row_ptr) > 1
+    has_rows = len(row_ptr) > 1
     c0 = choices[0]
     width = 1
     for k in range(len(dist_ptr) - 1):
         width = max(width, dist_ptr[k + 1] - dist_ptr[k])
-    ys = np.empty(width, dtype=np.int64)
-    kinds = np.empty(width, dtype=np.int64)
+    to = np.empty(width, dtype=np.int64)  # a continuing outcome, as in row_to
     ps = np.empty(width)
     spans = len(level_ptr) - 1 if cyclic else 1  # acyclic: the whole order in one pass
     for level in range(spans - 1, -1, -1):
         lo, hi = (level_ptr[level], level_ptr[level + 1]) if cyclic else (0, n)
         size = hi - lo
         inflow = np.empty(2 * size if cyclic else 0)
-        for i in range(lo, hi):
-            if cyclic:
-                inflow[i - lo] = ra[order[i]]
-                inflow[size + i - lo] = rb[order[i]]
+        if cyclic:
+            for i in range(lo, hi):
+                inflow[2 * (i - lo)] = r[2 * order[i]]
+                inflow[2 * (i - lo) + 1] = r[2 * order[i] + 1]
         # phase 0 (cyclic levels only, repeated): moves within the level; phase 1: out of it
         sweep = 0
         phase = 0 if cyclic else 1
@@ -619,51 +559,41 @@ def _reach(ctx, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_
             for i in range(hi - 1, lo - 1, -1):
                 x = order[i]
                 for seat in range(2):
-                    mass = ra[x] if seat == 0 else rb[x]
+                    mass = r[2 * x + seat]
                     if mass == 0.0:
                         continue
                     c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
-                    # The outcomes that continue the game, into ys/kinds/ps.
                     m = 0
-                    if rows:
-                        r = (c - c0) * n + i
-                        for j in range(row_ptr[r], row_ptr[r + 1]):
-                            y = run_at[j] >> 1
-                            kind = SAME if run_at[j] & 1 else OTHER
-                            d = run_span[j] & 0xFFFFFFFF
-                            stride = (run_span[j] >> 40) - _STRIDE_BIAS
-                            for k in range((run_span[j] >> 32) & _MAX_RUN):
-                                ys[m] = y + k * stride
-                                kinds[m] = kind
-                                ps[m] = dist_prob[d + k]
-                                m += 1
+                    if has_rows:
+                        row = (c - c0) * n + i
+                        for j in range(row_ptr[row], row_ptr[row + 1]):
+                            to[m] = row_to[j]
+                            ps[m] = abs(row_p[j])
+                            m += 1
                     else:
                         k = roll_kind(params, x, c)
                         for d in range(dist_ptr[k], dist_ptr[k + 1]):
                             code = resolve(params, x, c, dist_value[d])
                             if code & 7 == OTHER or code & 7 == SAME:
-                                ys[m] = code >> 3
-                                kinds[m] = code & 7
+                                to[m] = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
                                 ps[m] = dist_prob[d]
                                 m += 1
                     for j in range(m):
-                        to_a = (seat == 0) == (kinds[j] == SAME)
-                        inside = cyclic and level_of[ys[j]] == level
+                        y = to[j] >> 1
+                        slot = to[j] ^ seat  # 2y + the seat that moves at y
+                        inside = cyclic and level_of[y] == level
                         if phase == 0 and inside:
-                            new[(0 if to_a else size) + position[ys[j]] - lo] += mass * ps[j]
+                            new[2 * (position[y] - lo) + (slot & 1)] += mass * ps[j]
                         elif phase == 1 and not inside:
-                            if to_a:
-                                ra[ys[j]] += mass * ps[j]
-                            else:
-                                rb[ys[j]] += mass * ps[j]
+                            r[slot] += mass * ps[j]
             if phase == 1:
                 break
             delta = 0.0
             for i in range(lo, hi):
                 x = order[i]
-                delta = max(delta, abs(new[i - lo] - ra[x]), abs(new[size + i - lo] - rb[x]))
-                ra[x] = new[i - lo]
-                rb[x] = new[size + i - lo]
+                for seat in range(2):
+                    delta = max(delta, abs(new[2 * (i - lo) + seat] - r[2 * x + seat]))
+                    r[2 * x + seat] = new[2 * (i - lo) + seat]
             sweep += 1
             if delta < tol:
                 phase = 1
@@ -672,61 +602,49 @@ def _reach(ctx, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_
     return -1
 
 
-@njit(_f8(_CTX, _i8, _i8, _i8, _f8, _f8, _MEMO), cache=True, fastmath=_FAST)
-def _policy_q(ctx, order, tab, idx, v_self, v_other, memo):
-    """The value of the policy's own choice at each state (0 outside ORDER)."""
-    (roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices, row_ptr,
-     row_const, run_at, run_span) = ctx  # fmt: skip
-    n = len(order)
-    rows = len(row_ptr) > 1
-    values, stamps = memo
-    out = np.zeros(len(v_self))
-    for i in range(n):
-        x = order[i]
-        c = tab[idx[x]]
-        if rows:
-            out[x] = _row_value(
-                (c - choices[0]) * n + i, v_self, v_other, dist_prob, row_ptr, row_const, run_at,
-                run_span,
-            )  # fmt: skip
-        else:
-            out[x] = _memo_value(
-                x, c, v_self, v_other, values, stamps, 1, q_key, roll_kind, resolve, params,
-                dist_ptr, dist_value, dist_prob,
-            )  # fmt: skip
-    return out
-
-
 @njit(
-    types.float64[:, ::1](_CTX, _i8, _i8, _f8, types.int64, _f8, _f8, _MEMO),
+    types.float64[:, ::1](_RULES, _ROWS, _i8, _i8, _i8, _f8, _f8, types.int64, _MEMO),
     cache=True,
     fastmath=_FAST,
 )
-def _weighted_q(ctx, order, observation, weight, n_obs, v_self, v_other, memo):
-    """Sum over the states of each observation of weight * (value of each choice)."""
-    (roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices, row_ptr,
-     row_const, run_at, run_span) = ctx  # fmt: skip
+def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo):
+    """Values of choices for the mover at the states of ORDER, from values W (w[2y]: the mover
+    to move at y, w[2y+1]: the other player).
+
+    With N_OBS = 0: out[x, 0] is the value of the policy's choice tab[observation[x]] (pass the
+    identity as OBSERVATION for a per-state policy). Otherwise: out[o, i] sums weight[x] times
+    the value of choices[i] over the states x of observation o that have weight.
+    """
+    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
+    _, row_ptr, row_const, row_to, row_p = rows
     n = len(order)
-    rows = len(row_ptr) > 1
+    has_rows = len(row_ptr) > 1
     values, stamps = memo
-    out = np.zeros((n_obs, len(choices)))
+    per_obs = n_obs > 0
+    out = np.zeros((n_obs, len(choices)) if per_obs else (len(w) // 2, 1))
     for i in range(n):
         x = order[i]
-        w = weight[x]
-        if w > 0.0:
-            o = observation[x]
-            for ci in range(len(choices)):
-                if rows:
-                    q = _row_value(
-                        ci * n + i, v_self, v_other, dist_prob, row_ptr, row_const, run_at,
-                        run_span,
-                    )  # fmt: skip
+        if per_obs and weight[x] <= 0.0:
+            continue
+        for ci in range(len(choices) if per_obs else 1):
+            c = choices[ci] if per_obs else tab[observation[x]]
+            if has_rows:
+                q = _row_sum((c - choices[0]) * n + i, 0, w, row_ptr, row_const, row_to, row_p)
+            else:
+                key = q_key(params, x, c) if len(values) else -1
+                if key >= 0 and stamps[key] == 1:
+                    q = values[key]
                 else:
-                    q = _memo_value(
-                        x, choices[ci], v_self, v_other, values, stamps, 1, q_key, roll_kind,
-                        resolve, params, dist_ptr, dist_value, dist_prob,
-                    )  # fmt: skip
-                out[o, ci] += w * q
+                    q = _resolved_value(
+                        x, c, 0, w, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
+                    )
+                    if key >= 0:
+                        values[key] = q
+                        stamps[key] = 1
+            if per_obs:
+                out[observation[x], ci] += weight[x] * q
+            else:
+                out[x, 0] = q
     return out
 
 
@@ -749,14 +667,28 @@ class _Workspace:
 class _Engine:
     """A model prepared for the kernels, built once per model and kept on it."""
 
-    ctx: tuple
-    rows: bool  # every (state, choice) resolved into rows
+    rules: tuple  # the compiled rule functions and their tables (_RULES)
+    rows: tuple  # the rows (_ROWS); row_ptr has one entry when the model has none
     n_keys: int  # size of a choice-value memo (0: the model declares no q_key)
     identity: np.ndarray  # the index of a per-state policy
     level_of: np.ndarray  # state -> its level (-1: never played)
     position: np.ndarray  # state -> its position in the model's order (-1: never played)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
+    _values: np.ndarray | None = None
+
+    def values(self) -> np.ndarray:
+        """A zeroed value array for a sweep, the same memory every call: fresh memory costs a
+        page fault per page on first touch, here more than an evaluation of hog-su21."""
+        if self._values is None:
+            self._values = np.zeros(2 * len(self.identity))
+        else:
+            self._values[:] = 0.0
+        return self._values
+
+    @property
+    def has_rows(self) -> bool:
+        return len(self.rows[1]) > 1
 
     def workspace(self, nodes: int) -> _Workspace:
         if self._workspace is None:
@@ -782,22 +714,27 @@ def engine(model: GameModel) -> _Engine:
     if size <= MAX_ROW_ENTRIES:
         rows = _build_rows(
             m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
-            m.dist_prob,
+            m.dist_prob, size,
         )  # fmt: skip
     else:
-        rows = (np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+        rows = (np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32), np.zeros(0))
     level_of = np.full(m.n_states, -1, dtype=np.int32)
     for level in range(len(m.level_ptr) - 1):
         level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
     position = np.full(m.n_states, -1, dtype=np.int64)
     position[m.order] = np.arange(len(m.order))
-    ctx = (
-        m.roll_kind, m.resolve, q_key or _no_key, m.params, m.dist_ptr, m.dist_value,
-        m.dist_prob, m.choices, *rows,
-    )  # fmt: skip
     built = _Engine(
-        ctx=ctx,
-        rows=size <= MAX_ROW_ENTRIES,
+        rules=(
+            m.roll_kind,
+            m.resolve,
+            q_key or _no_key,
+            m.params,
+            m.dist_ptr,
+            m.dist_value,
+            m.dist_prob,
+            m.choices,
+        ),  # fmt: skip
+        rows=(m.choices, *rows),
         n_keys=int(getattr(m, "n_keys", 0)) if q_key is not None else 0,
         identity=np.arange(m.n_states, dtype=np.int64),
         level_of=level_of,
@@ -819,6 +756,14 @@ def game_tuple(model: GameModel) -> tuple:
 
 def _memo(size: int) -> tuple[np.ndarray, np.ndarray]:
     return np.empty(size), np.zeros(size, dtype=np.int64)
+
+
+def _pair(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Two per-state value arrays side by side, as the kernels keep them."""
+    w = np.empty(2 * len(first))
+    w[0::2] = first
+    w[1::2] = second
+    return w
 
 
 # ---------------------------------------------------------------------------------------------
@@ -869,7 +814,7 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
     e = engine(m)
-    if not e.rows and not m.cyclic and not values:
+    if not e.has_rows and not m.cyclic and not values:
         n_keys = e.n_keys or m.n_states
         with e.lock:
             ws = e.workspace(2 * n_keys)
@@ -879,7 +824,7 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
             cap = 4 * len(m.level_ptr) * (int(np.diff(m.dist_ptr).max()) + 1)
             while True:
                 first, second, stuck = _evaluate_reachable(
-                    e.ctx, m.start, ws.choice_a, ws.choice_b, n_keys, cap, ws.status, ws.value
+                    e.rules, m.start, ws.choice_a, ws.choice_b, n_keys, cap, ws.status, ws.value
                 )
                 ws.status[:] = 0
                 if stuck != -2:
@@ -891,14 +836,20 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
                 " in a model declared acyclic"
             )
         return SeatValues(first=float(first), second=float(second), v_a=None, v_b=None)
-    va = np.zeros(m.n_states)
-    vb = np.zeros(m.n_states)
-    stuck = _evaluate_sweep(
-        e.ctx, m.order, m.level_ptr, m.cyclic, a.table, a.index, b.table, b.index, va, vb,
-        TOLERANCE,
-    )  # fmt: skip
-    _check_converged(rules, stuck)
-    return SeatValues(first=float(va[m.start]), second=float(1.0 - vb[m.start]), v_a=va, v_b=vb)
+    kernel, model = (_evaluate_rows, e.rows) if e.has_rows else (_evaluate_sweep, e.rules)
+    with e.lock:
+        w = e.values()
+        stuck = kernel(
+            model, m.order, m.level_ptr, m.cyclic, a.table, a.index, b.table, b.index, w,
+            TOLERANCE,
+        )  # fmt: skip
+        _check_converged(rules, stuck)
+        return SeatValues(
+            first=float(w[2 * m.start]),
+            second=float(1.0 - w[2 * m.start + 1]),
+            v_a=w[0::2].copy(),
+            v_b=w[1::2].copy(),
+        )
 
 
 @dataclass(frozen=True)
@@ -933,18 +884,23 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     e = engine(m)
     if against is not None and not isinstance(against, Policy):
         against = table_policy(m, against)
-    v_me = np.zeros(m.n_states)
-    v_opp = np.zeros(m.n_states) if against is not None else v_me
-    policy = np.zeros(m.n_states, dtype=np.int64)
+    w = np.zeros(2 * m.n_states)
+    policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
-    stuck = _solve_sweep(
-        e.ctx, m.order, m.level_ptr, m.cyclic,
-        against.table if against is not None else none,
-        against.index if against is not None else none,
-        against is not None, v_me, v_opp, policy,
-        _memo(e.n_keys), _memo(e.n_keys if against is not None else 0), TOLERANCE,
-    )  # fmt: skip
+    b = against if against is not None else Policy(none, none)
+    if e.has_rows:
+        stuck = _solve_rows(
+            e.rows, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
+            policy, TOLERANCE,
+        )  # fmt: skip
+    else:
+        stuck = _solve_sweep(
+            e.rules, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
+            policy, _memo(e.n_keys), _memo(e.n_keys if against is not None else 0), TOLERANCE,
+        )  # fmt: skip
     _check_converged(rules, stuck)
+    v_me = w[0::2].copy()
+    v_opp = w[1::2].copy() if against is not None else v_me
     return Solution(policy=policy, v_me=v_me, v_opp=v_opp, start=m.start, against=against)
 
 
@@ -956,19 +912,18 @@ def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]
     """
     m = rules.model
     e = engine(m)
-    ra = np.zeros(m.n_states)
-    rb = np.zeros(m.n_states)
-    ra[m.start] += 0.5
-    rb[m.start] += 0.5
+    r = np.zeros(2 * m.n_states)
+    r[2 * m.start] += 0.5
+    r[2 * m.start + 1] += 0.5
     stuck = _reach(
-        e.ctx, m.order, m.level_ptr, e.level_of, e.position, m.cyclic, a.table, a.index, b.table, b.index,
-        ra, rb, TOLERANCE, 100_000,
+        e.rules, e.rows, m.order, m.level_ptr, e.level_of, e.position, m.cyclic, a.table,
+        a.index, b.table, b.index, r, TOLERANCE, 100_000,
     )  # fmt: skip
     if stuck >= 0:
         raise HogbenchError(
             f"{rules.name}: this pair of strategies can loop without end (level {stuck})"
         )
-    return ra, rb
+    return r[0::2].copy(), r[1::2].copy()
 
 
 def choice_values(
@@ -978,7 +933,11 @@ def choice_values(
     afterwards are V_SELF (the mover to move) and V_OTHER (the opponent to move)."""
     m = rules.model
     e = engine(m)
-    return _policy_q(e.ctx, m.order, policy.table, policy.index, v_self, v_other, _memo(e.n_keys))
+    out = _choice_values(
+        e.rules, e.rows, m.order, policy.index, policy.table, np.zeros(0), _pair(v_self, v_other),
+        0, _memo(e.n_keys),
+    )  # fmt: skip
+    return out[:, 0].copy()
 
 
 def observation_values(
@@ -988,9 +947,10 @@ def observation_values(
     m = rules.model
     e = engine(m)
     n_obs = int(np.prod(rules.obs_shape))
-    return _weighted_q(
-        e.ctx, m.order, m.observation, np.ascontiguousarray(weight, dtype=np.float64), n_obs,
-        v_self, v_other, _memo(e.n_keys),
+    return _choice_values(
+        e.rules, e.rows, m.order, m.observation, np.zeros(1, np.int64),
+        np.ascontiguousarray(weight, dtype=np.float64), _pair(v_self, v_other), n_obs,
+        _memo(e.n_keys),
     )  # fmt: skip
 
 
@@ -999,11 +959,11 @@ def model_q(model: GameModel, v_me: np.ndarray, v_other: np.ndarray) -> np.ndarr
     e = engine(model)
     q = np.zeros((model.n_states, len(model.choices)))
     for i, c in enumerate(model.choices):
-        table = np.full(1, c, dtype=np.int64)
-        q[:, i] = _policy_q(
-            e.ctx, model.order, table, np.zeros(model.n_states, dtype=np.int64), v_me, v_other,
+        q[:, i] = _choice_values(
+            e.rules, e.rows, model.order, np.zeros(model.n_states, dtype=np.int64),
+            np.full(1, c, dtype=np.int64), np.zeros(0), _pair(v_me, v_other), 0,
             _memo(e.n_keys),
-        )  # fmt: skip
+        )[:, 0]  # fmt: skip
     return q
 
 

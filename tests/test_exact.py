@@ -285,7 +285,7 @@ def test_feral_hogs_state_uses_the_reachable_search_and_both_paths_agree():
     """hog-su20 with Feral Hogs has no rows: evaluate searches reachable states; the full sweep
     (asked for per-state values) must give the same numbers."""
     rules = get_rules("hog-su20", 40)
-    assert not exact.engine(rules.model).rows
+    assert not exact.engine(rules.model).has_rows
     m = rules.model
     a = exact.table_policy(m, random_table(rules, 7))
     b = exact.table_policy(m, random_table(rules, 8))
@@ -467,7 +467,7 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     status = np.zeros(2 * e.n_keys, dtype=np.int8)
     value = np.empty(2 * e.n_keys)
     _, _, flag = exact._evaluate_reachable(
-        e.ctx, m.start, choice, choice, e.n_keys, 8, status, value
+        e.rules, m.start, choice, choice, e.n_keys, 8, status, value
     )
     assert flag == -2
     table = np.full(30 * 30, 4)

@@ -51,6 +51,29 @@ def outcome(next_state: int, kind: int) -> int:
     return next_state * 8 + kind
 
 
+DIVIDE_SHIFT = 50
+
+
+def divider(d: int, below: int) -> int:
+    """A multiplier M with ``(n * M) >> DIVIDE_SHIFT == n // d`` for every 0 <= n < BELOW, or 0
+    when none fits in 64 bits; for ``fast_divide``. With M = ceil(2**S / d) and e = M*d - 2**S,
+    n*M / 2**S = n/d + n*e / (d * 2**S), which stays below the next integer while n*e < 2**S."""
+    m = -(-(1 << DIVIDE_SHIFT) // d)
+    if (m * d - (1 << DIVIDE_SHIFT)) * below >= 1 << DIVIDE_SHIFT or below * m >= 1 << 63:
+        return 0
+    return m
+
+
+@njit(cache=True, inline="always")
+def fast_divide(n: int, d: int, multiplier: int) -> int:
+    """n // d, for 0 <= n below the bound ``divider`` was given, by a multiply and a shift: a
+    division by a number known only at run time (the goal) takes tens of cycles, and the
+    engines decode states millions of times."""
+    if multiplier:
+        return (n * multiplier) >> DIVIDE_SHIFT
+    return n // d
+
+
 @dataclass(frozen=True)
 class GameModel:
     """A rule set as arrays and two compiled functions; the engines' only view of a game.

@@ -58,6 +58,8 @@ from hogbench.rules.base import (
     Step,
     dice_distribution,
     distribution_table,
+    divider,
+    fast_divide,
     levels_by_key,
     outcome,
 )
@@ -238,12 +240,14 @@ def final_strategy(score, opponent_score):
 #   [BACON_AT]        offset of bacon[opponent_score]          = free_bacon(opponent_score)
 #   [FERAL_AT]        offset of feral[num_rolls * BUCKETS + b] = feral_bonus(num_rolls, b)
 #   [SWAP_AT]         offset of swap[score * goal + opponent]  = is_swap(score, opponent)
+#   [GOAL_DIVIDER]    multiplier for fast_divide(n, goal, .)   (decoding states without a division)
+#   [AREA_DIVIDER]    multiplier for fast_divide(n, goal * goal, .)
 
 MAX_DICE = 10
 ZERO_DICE_KIND = MAX_DICE  # the roll-kind row for rolling 0 dice (one value, 0, certain)
 BUCKETS = 14  # previous-turn points 0..12 individually, and 13 for "13 or more"
-GOAL, FERAL, SCORE_ROWS, BACON_AT, FERAL_AT, SWAP_AT = range(6)
-HEADER = 6
+GOAL, FERAL, SCORE_ROWS, BACON_AT, FERAL_AT, SWAP_AT, GOAL_DIVIDER, AREA_DIVIDER = range(8)
+HEADER = 8
 
 
 @njit(ROLL_KIND_SIGNATURE, cache=True)
@@ -271,9 +275,9 @@ def _turn(params, score, opponent, choice, value, previous):
 def _resolve(params, state, choice, value):
     goal = params[GOAL]
     area = goal * goal
-    buckets = state // area  # 0 when Feral Hogs is off
+    buckets = fast_divide(state, area, params[AREA_DIVIDER])  # 0 when Feral Hogs is off
     scores = state - buckets * area
-    score = scores // goal
+    score = fast_divide(scores, goal, params[GOAL_DIVIDER])
     opponent = scores - score * goal
     if params[FERAL]:
         previous = buckets // BUCKETS
@@ -299,12 +303,13 @@ def _q_key(params, state, choice):
     previous points. Many states share a key, and the engine values each key once."""
     goal = params[GOAL]
     area = goal * goal
-    buckets = state // area
+    buckets = fast_divide(state, area, params[AREA_DIVIDER])
     scores = state - buckets * area
     previous = buckets // BUCKETS
     opponent_previous = buckets - previous * BUCKETS
-    score = scores // goal + params[params[FERAL_AT] + choice * BUCKETS + previous]
-    opponent = scores - scores // goal * goal
+    score = fast_divide(scores, goal, params[GOAL_DIVIDER])
+    opponent = scores - score * goal
+    score += params[params[FERAL_AT] + choice * BUCKETS + previous]
     return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
 
 
@@ -348,10 +353,11 @@ class HogSu20(RuleSet):
         bacon_at = HEADER
         feral_at = bacon_at + len(bacon)
         swap_at = feral_at + len(feral_table)
-        header = [goal, int(feral), score_rows, bacon_at, feral_at, swap_at]
+        n_states = goal * goal * (BUCKETS * BUCKETS if feral else 1)
+        dividers = [divider(goal, goal * goal), divider(goal * goal, n_states)]
+        header = [goal, int(feral), score_rows, bacon_at, feral_at, swap_at, *dividers]
         params = np.array(header + bacon + feral_table + swap, dtype=np.int64)
 
-        n_states = goal * goal * (BUCKETS * BUCKETS if feral else 1)
         observation = np.arange(n_states, dtype=np.int64) % (goal * goal)
         order, level_ptr = levels_by_key(observation // goal + observation % goal)
         canonical = None

@@ -1,0 +1,198 @@
+"""Exact engine speed: hogbench against a memoised recursion of the kind the course's win-rate
+calculator uses, in this process, on one core, with the same strategies.
+
+The reference is plain Python: the rules written out as in the course, decision tables as
+lists, a recursion over (A's score, B's score, hidden state, who moves) memoised with
+functools.cache (an lru_cache without a bound), dice distributions computed once beforehand. It computes one seating (A
+moving first). hogbench's ``exact.evaluate`` computes both seatings in the time shown. For
+hog-su20 with Feral Hogs the reference carries each player's previous-turn points bucketed as
+the model does (13 and above alike), which is faster than carrying them as scored; --raw-previous
+times the plain version too (minutes per run).
+
+Then ``solve`` for every Hog rule set: the backward induction alone, and the whole command's
+work (projection to a score-only strategy where the state holds more, exact evaluations).
+
+    python bench/exact.py [--repeat 21] [--reference-repeat 3] [--raw-previous]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import time
+from functools import cache
+from math import factorial, prod
+
+from hogbench import exact
+from hogbench import solve as solving
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
+
+GOAL = 100
+
+
+def dice_table(rule: str) -> dict[int, dict[int, float]]:
+    """{n: {points: chance}} for n = 1..10 six-sided dice; any 1 scores 1 (Sow Sad, Pig Out)."""
+    table = {}
+    for n in range(1, 11):
+        dist: dict[int, float] = {}
+        for combo in itertools.combinations_with_replacement(range(1, 7), n):
+            ways = factorial(n) // prod(factorial(combo.count(f)) for f in set(combo))
+            points = 1 if 1 in combo else sum(combo)
+            dist[points] = dist.get(points, 0.0) + ways / 6**n
+        table[n] = dist
+    return table
+
+
+def reference_su21(table_a: list[int], table_b: list[int], dice) -> float:
+    """Hog Summer 2021: Sow Sad, Piggy Points, More Boar (an extra turn)."""
+
+    def piggy_points(score):
+        return abs((score // 10) % 10 - score % 10) + 4
+
+    def more_boar(player, opponent):
+        p, o = str(player), str(opponent)  # digit characters order like digits
+        return min(p) < min(o) and max(p) > max(o)
+
+    @cache
+    def a_wins(a, b, a_moves):
+        mover, other = (a, b) if a_moves else (b, a)
+        n = (table_a if a_moves else table_b)[mover * GOAL + other]
+        outcomes = {piggy_points(other): 1.0} if n == 0 else dice[n]
+        total = 0.0
+        for points, p in outcomes.items():
+            new = mover + points
+            if new >= GOAL:
+                total += p if a_moves else 0.0
+                continue
+            again = more_boar(new, other)
+            if a_moves:
+                total += p * a_wins(new, b, again)
+            else:
+                total += p * a_wins(a, new, not again)
+        return total
+
+    return a_wins(0, 0, True)
+
+
+def reference_su20(table_a: list[int], table_b: list[int], dice, raw_previous: bool) -> float:
+    """Hog Summer 2020: Pig Out, Free Bacon, Feral Hogs (previous points in the state), Swine
+    Swap (even at the goal)."""
+
+    def free_bacon(score):
+        return 10 - score % 10 + (score // 10) % 10
+
+    def is_swap(player, opponent):
+        return abs(player % 10 - opponent % 10) == (opponent // 10) % 10
+
+    def keep(points):
+        return points if raw_previous else min(points, 13)
+
+    @cache
+    def a_wins(a, b, prev_a, prev_b, a_moves):
+        mover, other, previous = (a, b, prev_a) if a_moves else (b, a, prev_b)
+        n = (table_a if a_moves else table_b)[mover * GOAL + other]
+        outcomes = {free_bacon(other): 1.0} if n == 0 else dice[n]
+        bonus = 3 if abs(n - previous) == 2 else 0
+        total = 0.0
+        for points, p in outcomes.items():
+            new, opp = mover + points + bonus, other
+            if is_swap(new, opp):
+                new, opp = opp, new
+            if new >= GOAL:
+                total += p if a_moves else 0.0
+            elif opp >= GOAL:
+                total += 0.0 if a_moves else p
+            elif a_moves:
+                total += p * a_wins(new, opp, keep(points), prev_b, False)
+            else:
+                total += p * a_wins(opp, new, prev_a, keep(points), True)
+        return total
+
+    return a_wins(0, 0, 0, 0, True)
+
+
+def median_time(repeat: int, run) -> tuple[float, object]:
+    times = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:9.2f} ms" if seconds < 1 else f"{seconds:9.2f} s "
+
+
+def bench_pair(rules, name_a, name_b, reference, args) -> None:
+    a = load_entrant(name_a, rules).table.choices
+    b = load_entrant(name_b, rules).table.choices
+    start = time.perf_counter()
+    exact.evaluate(rules, a, b)  # builds the engine's view of the model, loads compiled code
+    setup = time.perf_counter() - start
+    ours, values = median_time(args.repeat, lambda: exact.evaluate(rules, a, b))
+    ref, value = median_time(args.reference_repeat, lambda: reference(list(a), list(b)))
+    assert abs(value - values.first) < 1e-12, (value, values.first)
+    print(
+        f"  {name_a} vs {name_b}: reference {fmt(ref)} (one seating, median of"
+        f" {args.reference_repeat}) | hogbench {fmt(ours)} (both seatings, median of"
+        f" {args.repeat}) | ratio {ref / ours:,.0f}x   [A first {values.first:.12f};"
+        f" first call {fmt(setup).strip()} with model setup]"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=21, help="runs of hogbench per figure")
+    parser.add_argument("--reference-repeat", type=int, default=3, help="runs of the reference")
+    parser.add_argument(
+        "--raw-previous",
+        action="store_true",
+        help="also time the su20 reference with previous points as scored (slow)",
+    )
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}; times are wall clock, medians\n")
+
+    sow_sad = dice_table("one")
+    su21 = get_rules("hog-su21")
+    print("hog-su21: one exact seating")
+    for a, b in (("more_boar_strategy", "always_roll:6"), ("always_roll:6", "always_roll:6")):
+        bench_pair(su21, a, b, lambda ta, tb: reference_su21(ta, tb, sow_sad), args)
+
+    su20 = get_rules("hog-su20")
+    print("hog-su20 with Feral Hogs state (previous points bucketed in the reference)")
+    for a, b in (("swap_strategy", "always_roll:4"), ("always_roll:6", "always_roll:4")):
+        bench_pair(su20, a, b, lambda ta, tb: reference_su20(ta, tb, sow_sad, False), args)
+    if args.raw_previous:
+        print("hog-su20 with Feral Hogs state (previous points as scored in the reference)")
+        bench_pair(
+            su20, "swap_strategy", "always_roll:4",
+            lambda ta, tb: reference_su20(ta, tb, sow_sad, True), args,
+        )  # fmt: skip
+
+    print("\nsolve (optimal play, both players): backward induction | the whole command's work")
+    for name, options in (
+        ("hog-su21", {}),
+        ("hog-su20", {"feral_hogs": False}),
+        ("hog-su20", {"feral_hogs": True}),
+        ("hog-contest", {"pork_chop": False}),
+        ("hog-contest", {"pork_chop": True}),
+    ):
+        rules = get_rules(name, **options)
+        start = time.perf_counter()
+        exact.engine(rules.model)
+        setup = time.perf_counter() - start
+        engine, solution = median_time(args.repeat, lambda rules=rules: exact.solve(rules))
+        whole, _ = median_time(args.repeat, lambda rules=rules: solving.solve_rules(rules))
+        print(
+            f"  {rules.key:40} {fmt(engine)} | {fmt(whole)}   [first mover"
+            f" {solution.first:.10f}; model setup once per process {fmt(setup).strip()}]"
+        )
+
+
+if __name__ == "__main__":
+    main()
