@@ -861,6 +861,9 @@ class Solution:
     v_opp: np.ndarray  # the opponent's chance with it to move (same array when self-play)
     start: int
     against: Policy | None = None
+    # The solver's choice values by q_key (models without rows, acyclic), kept so that
+    # choice_values and observation_values need not recompute them.
+    memo: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @property
     def first(self) -> float:
@@ -888,6 +891,7 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
     b = against if against is not None else Policy(none, none)
+    memo = _memo(e.n_keys if not e.has_rows else 0)
     if e.has_rows:
         stuck = _solve_rows(
             e.rows, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
@@ -896,12 +900,13 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     else:
         stuck = _solve_sweep(
             e.rules, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
-            policy, _memo(e.n_keys), _memo(e.n_keys if against is not None else 0), TOLERANCE,
+            policy, memo, _memo(e.n_keys if against is not None else 0), TOLERANCE,
         )  # fmt: skip
     _check_converged(rules, stuck)
     v_me = w[0::2].copy()
     v_opp = w[1::2].copy() if against is not None else v_me
-    return Solution(policy=policy, v_me=v_me, v_opp=v_opp, start=m.start, against=against)
+    keep = memo if e.n_keys and not m.cyclic else None
+    return Solution(policy, v_me, v_opp, m.start, against, memo=keep)
 
 
 def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]:
@@ -927,30 +932,32 @@ def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]
 
 
 def choice_values(
-    rules: RuleSet, policy: Policy, v_self: np.ndarray, v_other: np.ndarray
+    rules: RuleSet, policy: Policy, v_self: np.ndarray, v_other: np.ndarray, memo=None
 ) -> np.ndarray:
     """At each state, the mover's chance of winning with POLICY's choice there, when the values
-    afterwards are V_SELF (the mover to move) and V_OTHER (the opponent to move)."""
+    afterwards are V_SELF (the mover to move) and V_OTHER (the opponent to move). MEMO: a
+    Solution's memo, when these are its values."""
     m = rules.model
     e = engine(m)
     out = _choice_values(
         e.rules, e.rows, m.order, policy.index, policy.table, np.zeros(0), _pair(v_self, v_other),
-        0, _memo(e.n_keys),
+        0, memo if memo is not None else _memo(e.n_keys),
     )  # fmt: skip
     return out[:, 0].copy()
 
 
 def observation_values(
-    rules: RuleSet, weight: np.ndarray, v_self: np.ndarray, v_other: np.ndarray
+    rules: RuleSet, weight: np.ndarray, v_self: np.ndarray, v_other: np.ndarray, memo=None
 ) -> np.ndarray:
-    """W[o, i]: sum over the states x of observation o of weight[x] * Q(x, choices[i])."""
+    """W[o, i]: sum over the states x of observation o of weight[x] * Q(x, choices[i]). MEMO: a
+    Solution's memo, when V_SELF and V_OTHER are its values."""
     m = rules.model
     e = engine(m)
     n_obs = int(np.prod(rules.obs_shape))
     return _choice_values(
         e.rules, e.rows, m.order, m.observation, np.zeros(1, np.int64),
         np.ascontiguousarray(weight, dtype=np.float64), _pair(v_self, v_other), n_obs,
-        _memo(e.n_keys),
+        memo if memo is not None else _memo(e.n_keys),
     )  # fmt: skip
 
 

@@ -123,7 +123,7 @@ def strategy_table(rules: RuleSet, solution: Solution) -> np.ndarray:
     ra, rb = exact.reach(rules, me, opponent)
     weight = ra if solution.against is not None else ra + rb
     v_other = solution.v_opp
-    score = exact.observation_values(rules, weight, solution.v_me, v_other)
+    score = exact.observation_values(rules, weight, solution.v_me, v_other, solution.memo)
     reached = np.zeros(n_obs, dtype=bool)
     reached[m.observation[weight > 0]] = True
     if not reached.all():
@@ -132,9 +132,9 @@ def strategy_table(rules: RuleSet, solution: Solution) -> np.ndarray:
             fallback[m.canonical[~reached]] = 1.0
         else:
             fallback[np.isin(m.observation, np.flatnonzero(~reached))] = 1.0
-        score[~reached] = exact.observation_values(rules, fallback, solution.v_me, v_other)[
-            ~reached
-        ]
+        score[~reached] = exact.observation_values(
+            rules, fallback, solution.v_me, v_other, solution.memo
+        )[~reached]
     # Ties go to the earlier choice, as in the solver; a margin keeps rounding from deciding.
     best = score.max(axis=1, keepdims=True)
     first_best = np.argmax(score >= best - 1e-12 * np.maximum(1.0, np.abs(best)), axis=1)
@@ -311,7 +311,9 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
         b_name = "the optimal opponent"
         # Optimal play is itself a best response to optimal play (the game is constant-sum):
         # the same values solve the best-response equations, so no second solve is needed.
-        best = Solution(optimal.policy, optimal.v_me, optimal.v_me, optimal.start, against=b)
+        best = Solution(
+            optimal.policy, optimal.v_me, optimal.v_me, optimal.start, against=b, memo=optimal.memo
+        )
     else:
         opponent = against if isinstance(against, Entrant) else load_entrant(against, rules)
         _require_table(opponent, "--against")
@@ -320,7 +322,7 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
         best = exact.solve(rules, b)
     pa = exact.table_policy(m, entrant.table.choices)
     a_values = exact.evaluate_policies(rules, pa, b)
-    q_a = exact.choice_values(rules, pa, best.v_me, best.v_opp)
+    q_a = exact.choice_values(rules, pa, best.v_me, best.v_opp, best.memo)
     loss = np.zeros(m.n_states)
     loss[m.order] = np.maximum(best.v_me[m.order] - q_a[m.order], 0.0)
     reach, _ = exact.reach(rules, pa, b)
