@@ -671,7 +671,8 @@ def solve(
     from hogbench import solve as sv
 
     rule_set = _rules(rules, goal, option)
-    result = sv.solve_rules(rule_set, against)
+    with err.status(f"solving {rule_set.key} exactly…"):
+        result = sv.solve_rules(rule_set, against)
     path = sv.export(result, export, team) if export else None
     versus = result.against.name if result.against else "itself"
     data = {
@@ -691,16 +692,19 @@ def solve(
     what = f"best response to {versus}" if result.against else "optimal play, both players"
     out.print(f"[bold]{rule_set.key}[/]: {what} · solved in {result.seconds:.2f} s")
     mover = "it" if result.against else "the first mover"
+    wins = f"{mover} wins {_pct(result.first)} moving first, {_pct(result.second)} second"
     if result.exact_state:
-        out.print(f"  {mover} wins {_pct(result.first)} moving first, {_pct(result.second)} second")
+        out.print(f"  {wins}")
     else:
+        hidden = sv.hidden_state_text(rule_set)
+        played = "best-response" if result.against else "optimal"
         out.print(
-            f"  [yellow]the game's state holds {sv.hidden_state_text(rule_set)}, which a"
-            " strategy does not see.[/]\n"
-            f"  with the whole state (an upper bound for strategies): {mover} wins"
-            f" {_pct(result.first)} moving first, {_pct(result.second)} second\n"
-            "  score-only strategy (at each observation the choice best on average over the"
-            " hidden states, weighted by how often play reaches them):"
+            f"  [yellow]The state holds {hidden}, which a strategy does not see.[/]\n"
+            f"  • upper bound, for a player who sees it too: {wins}\n"
+            "  • a strategy that sees only its arguments: at each of them the choice best\n"
+            "    on average over what it cannot see, weighted by how often"
+            f" {played} play gets there:",
+            soft_wrap=True,
         )
     table = Table(box=None, padding=(0, 2))
     for col in ("strategy against", "moving first", "moving second", "average"):
@@ -741,7 +745,8 @@ def analyze(
     if top < 0:
         raise UsageError(f"--top must be at least 0, got {top}")
     rule_set = _rules(rules, goal, option)
-    result = sv.analyze(rule_set, strategy, against)
+    with err.status("solving and comparing, state by state…"):
+        result = sv.analyze(rule_set, strategy, against)
     worst = sv.worst_states(result, top, by)
     if png:
         expected, largest = sv.loss_by_observation(result)
