@@ -203,7 +203,7 @@ def test_solve_command_says_what_it_computed_with_hidden_state():
     run = hogbench("solve", "--rules", "hog-su20", "--goal", "30")
     assert run.returncode == 0, run.stderr
     text = " ".join(run.stdout.split())
-    assert "previous turn" in text and "upper bound" in text and "score-only" in text
+    assert "previous turn" in text and "upper bound" in text and "sees only its arguments" in text
 
 
 def test_solve_against_an_unknown_strategy_is_one_line():
