@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hogbench import exact, simulate
+from hogbench import simulate
 from hogbench.errors import HogbenchError, UsageError
 from hogbench.loading import Entrant
 from hogbench.rules.base import RuleSet
@@ -146,6 +146,8 @@ def run_duel(
                     f"{e.name}: cannot be evaluated exactly, it is not a decision table"
                     f" ({e.live_reason}); drop --exact to play it by Monte Carlo"
                 )
+        from hogbench import exact  # loaded only when asked: its compiled kernels take a moment
+
         values = exact.evaluate(rules, a.table.choices, b.table.choices)
         return DuelResult(
             rules,

@@ -70,8 +70,6 @@ _f8 = types.float64[::1]
 _roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
 _resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
 
-#: The model tuple the Monte Carlo engine takes (see ``game_tuple``).
-GAME_TYPE = types.Tuple((_roll_kind_t, _resolve_t, _i8, _i8, _i8, _f8, _i8, _i8, _i8, _f8))
 
 # The rows: choices, row_ptr, row_const, row_to, row_p (see _build_rows). Kernels that need no
 # compiled rule function take only these: passing compiled functions to a kernel costs about a
@@ -690,6 +688,15 @@ class _Engine:
     def has_rows(self) -> bool:
         return len(self.rows[1]) > 1
 
+    def __getstate__(self) -> dict:
+        # A model may be pickled with its engine: the lock and the buffers stay behind.
+        return {
+            k: v for k, v in self.__dict__.items() if k not in ("lock", "_workspace", "_values")
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, lock=threading.Lock(), _workspace=None, _values=None)
+
     def workspace(self, nodes: int) -> _Workspace:
         if self._workspace is None:
             n = len(self.identity)
@@ -742,16 +749,6 @@ def engine(model: GameModel) -> _Engine:
     )
     m.__dict__["_exact_engine"] = built  # a frozen dataclass still has a __dict__
     return built
-
-
-def game_tuple(model: GameModel) -> tuple:
-    """The model as the Monte Carlo kernels take it (functions, tables, transitions)."""
-    m = model
-    t = m.transitions
-    return (
-        m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob, m.choices,
-        t.row_ptr, t.codes, t.probs,
-    )  # fmt: skip
 
 
 def _memo(size: int) -> tuple[np.ndarray, np.ndarray]:

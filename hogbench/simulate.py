@@ -21,8 +21,15 @@ from joblib import Parallel, delayed
 from numba import njit, types
 
 from hogbench.errors import HogbenchError
-from hogbench.exact import GAME_TYPE
-from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet
+from hogbench.rules.base import (
+    OTHER,
+    RESOLVE_SIGNATURE,
+    ROLL_KIND_SIGNATURE,
+    SAME,
+    TIE,
+    WIN,
+    RuleSet,
+)
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
 #: block and stay in-process, because starting a worker costs more than such a run.
@@ -55,10 +62,21 @@ def _finish(kind, a_moves):
     return 0 if (kind == WIN) == a_moves else 1
 
 
+#: The model as the kernels take it: rule functions, their parameters and the roll distributions.
+MODEL_TYPE = types.Tuple(
+    (
+        types.FunctionType(ROLL_KIND_SIGNATURE),
+        types.FunctionType(RESOLVE_SIGNATURE),
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.float64[::1],
+    )
+)
 _rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1]))
 
 
-@njit(_rows_t(GAME_TYPE, types.int64[::1], types.int64[::1]), cache=True)
+@njit(_rows_t(MODEL_TYPE, types.int64[::1], types.int64[::1]), cache=True)
 def _rows_for_table(g, observation, table):
     """One strategy's outcomes at every state, likeliest first: (ptr, packed).
 
@@ -67,7 +85,7 @@ def _rows_for_table(g, observation, table):
     in cache; the pairs put each draw's data on one cache line, and likeliest-first shortens the
     search for the drawn outcome.
     """
-    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g[:6]
+    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g
     n = len(observation)
     ptr = np.zeros(n + 1, dtype=np.int64)
     for x in range(n):
@@ -102,7 +120,7 @@ def _draw(ptr, packed, x, u):
 @njit(cache=True)
 def _draw_direct(g, x, c, u):
     """The outcome code of choice C at state X for draw U, resolving it on the spot."""
-    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g[:6]
+    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g
     k = roll_kind(params, x, c)
     j = dist_ptr[k]
     last = dist_ptr[k + 1] - 1
@@ -115,7 +133,7 @@ def _draw_direct(g, x, c, u):
 
 @njit(
     types.void(
-        GAME_TYPE,
+        MODEL_TYPE,
         _rows_t,
         _rows_t,
         types.int64[::1],
@@ -244,7 +262,7 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         table_a, table_b = _table(a[1]), _table(b[1])
         counts = np.zeros((2, 4), dtype=np.int64)
         _play_tables(
-            _light_game(m),
+            _model_tuple(m),
             _rows(m, table_a),
             _rows(m, table_b),
             m.observation,
@@ -258,9 +276,7 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         )
         return counts
     with ExitStack() as stack:
-        return _play_live(
-            rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games
-        )
+        return _play_live(rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games)
 
 
 @functools.cache
@@ -283,24 +299,12 @@ def _rows(m, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Compact rows for one table, or empty arrays for models too large to tabulate."""
     if m.n_states > MAX_COMPACT_STATES:
         return np.zeros(1, np.int64), np.zeros((0, 2), np.float64)
-    return _rows_for_table(_light_game(m), m.observation, table)
+    return _rows_for_table(_model_tuple(m), m.observation, table)
 
 
-def _light_game(m) -> tuple:
-    """The kernels' model tuple without the full transitions (a duel never needs them)."""
-    empty_i, empty_f = np.zeros(1, np.int64), np.zeros(0, np.float64)
-    return (
-        m.roll_kind,
-        m.resolve,
-        m.params,
-        m.dist_ptr,
-        m.dist_value,
-        m.dist_prob,
-        m.choices,
-        empty_i,
-        empty_i[:0],
-        empty_f,
-    )
+def _model_tuple(m) -> tuple:
+    """The model as the compiled kernels take it (see MODEL_TYPE)."""
+    return (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
 
 
 @dataclass(frozen=True)
