@@ -1,0 +1,67 @@
+"""The course's Hog (Summer 2021) as students write it: plain Python, the benchmarks' reference.
+
+Kept apart from hogbench on purpose (hogbench compiles its rule functions), so the reference
+runs at the speed of the course's own code.
+"""
+
+import random
+
+
+def six_sided():
+    return random.randint(1, 6)
+
+
+def roll_dice(num_rolls, dice=six_sided):
+    outcomes = [dice() for _ in range(num_rolls)]
+    return 1 if 1 in outcomes else sum(outcomes)
+
+
+def piggy_points(score):
+    return abs((score // 10) % 10 - score % 10) + 4
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided, goal=100):
+    if num_rolls == 0:
+        return piggy_points(opponent_score)
+    return roll_dice(num_rolls, dice)
+
+
+def digits(n):
+    return [int(d) for d in str(n)]
+
+
+def more_boar(player_score, opponent_score):
+    player, opponent = digits(player_score), digits(opponent_score)
+    return min(player) < min(opponent) and max(player) > max(opponent)
+
+
+def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=100):
+    who = 0
+    while score0 < goal and score1 < goal:
+        if who == 0:
+            score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
+            extra = more_boar(score0, score1)
+        else:
+            score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
+            extra = more_boar(score1, score0)
+        if not extra:
+            who = 1 - who
+    return score0, score1
+
+
+def make_averaged(original_function, trials_count=1000):
+    def averaged(*args):
+        return sum(original_function(*args) for _ in range(trials_count)) / trials_count
+
+    return averaged
+
+
+def winner(strategy0, strategy1):
+    score0, score1 = play(strategy0, strategy1)
+    return 0 if score0 > score1 else 1
+
+
+def average_win_rate(strategy, baseline, trials_count):
+    as_first = 1 - make_averaged(winner, trials_count)(strategy, baseline)
+    as_second = make_averaged(winner, trials_count)(baseline, strategy)
+    return (as_first + as_second) / 2
