@@ -275,6 +275,16 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     return -1
 
 
+@njit(types.void(_i8, _i8, types.int64, types.int8[::1]), cache=True)
+def _choice_bytes(table, index, c0, out):
+    """out[x] = table[index[x]] - c0, one byte per state (see _evaluate_reachable)."""
+    small = np.empty(len(table), dtype=np.int8)
+    for o in range(len(table)):
+        small[o] = table[o] - c0
+    for x in range(len(index)):
+        out[x] = small[index[x]]
+
+
 @njit(
     types.UniTuple(types.float64, 3)(
         _RULES, types.int64, types.int8[::1], types.int8[::1], types.int64, types.int64,
@@ -815,8 +825,8 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
         n_keys = e.n_keys or m.n_states
         with e.lock:
             ws = e.workspace(2 * n_keys)
-            np.take((a.table - m.choices[0]).astype(np.int8), a.index, out=ws.choice_a)
-            np.take((b.table - m.choices[0]).astype(np.int8), b.index, out=ws.choice_b)
+            _choice_bytes(a.table, a.index, m.choices[0], ws.choice_a)
+            _choice_bytes(b.table, b.index, m.choices[0], ws.choice_b)
             # A path of the search moves down the levels, so it is rarely much longer.
             cap = 4 * len(m.level_ptr) * (int(np.diff(m.dist_ptr).max()) + 1)
             while True:
