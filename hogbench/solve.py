@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from hogbench import exact
-from hogbench.errors import UsageError
+from hogbench.errors import HogbenchError, UsageError
 from hogbench.exact import SeatValues, Solution
 from hogbench.loading import Entrant, load_entrant
 from hogbench.rules.base import RuleSet
@@ -258,7 +258,10 @@ def export(solved: Solved, path: str | Path, team_name: str | None = None) -> Pa
     source = strategy_source(
         rules, solved.table, team_name or f"{default_name} ({rules.name})", notes
     )
-    path.write_text(source)
+    try:
+        path.write_text(source)
+    except OSError as exc:
+        raise HogbenchError(f"cannot write {path}: {exc.strerror}") from None
     return path
 
 

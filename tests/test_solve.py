@@ -234,3 +234,9 @@ def test_show_command(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads(hogbench("show", "hold_at:20", "--rules", "pig", "--json").stdout)
     assert data["view"] == "boundary" and data["grid"][0][0] == 20
+
+
+def test_export_to_a_missing_folder_is_one_line(tmp_path):
+    run = hogbench("solve", "--goal", "20", "--export", str(tmp_path / "missing" / "x.py"))
+    assert run.returncode == 1
+    assert "cannot write" in run.stderr and run.stderr.strip().count("\n") == 0
