@@ -32,8 +32,11 @@ identity.
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -81,6 +84,27 @@ _RULES = types.Tuple((_roll_kind_t, _resolve_t, _roll_kind_t, _i8, _i8, _i8, _f8
 _MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values and the sweep that computed them
 
 
+class _Kernel:
+    """A kernel compiled with its signature (or loaded from numba's disk cache) at its first
+    call rather than at import: loading costs about 0.1 s a kernel, and a command uses a few.
+    The explicit signature is what lets the disk cache serve kernels that take compiled
+    functions as arguments."""
+
+    def __init__(self, func: Callable, signature: Any, options: dict) -> None:
+        self.func, self.signature, self.options = func, signature, options
+        self.compiled = None
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is None:
+            self.compiled = njit(self.signature, cache=True, **self.options)(self.func)
+        return self.compiled(*args)
+
+
+def _kernel(signature: Any, **options: Any) -> Callable[[Callable], _Kernel]:
+    return lambda func: _Kernel(func, signature, options)
+
+
 @njit(ROLL_KIND_SIGNATURE, cache=True)
 def _no_key(params, state, choice):
     """The q_key of a model that declares none: every (state, choice) is its own."""
@@ -92,7 +116,7 @@ def _no_key(params, state, choice):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8), cache=True)
+@_kernel(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8))
 def _count_entries(roll_kind, params, order, choices, dist_ptr):
     total = 0
     for x in order:
@@ -102,11 +126,10 @@ def _count_entries(roll_kind, params, order, choices, dist_ptr):
     return total
 
 
-@njit(
+@_kernel(
     types.Tuple((_i8, _f8, _i4, _f8))(
         _roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, _f8, types.int64
     ),
-    cache=True,
 )
 def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, dist_prob, size):
     """Rows for every (choice, position in ORDER): row ci * n + i, for at most SIZE entries.
@@ -203,9 +226,8 @@ def _resolved_value(x, c, flip, w, roll_kind, resolve, params, dist_ptr, dist_va
 # are written out in full.
 
 
-@njit(
+@_kernel(
     types.int64(_ROWS, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
-    cache=True,
     fastmath=_FAST,
 )
 def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
@@ -243,9 +265,8 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
     return -1
 
 
-@njit(
+@_kernel(
     types.int64(_RULES, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
-    cache=True,
 )
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
     """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
@@ -275,7 +296,7 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     return -1
 
 
-@njit(types.void(_i8, _i8, types.int64, types.int8[::1]), cache=True)
+@_kernel(types.void(_i8, _i8, types.int64, types.int8[::1]))
 def _choice_bytes(table, index, c0, out):
     """out[x] = table[index[x]] - c0, one byte per state (see _evaluate_reachable)."""
     small = np.empty(len(table), dtype=np.int8)
@@ -285,12 +306,11 @@ def _choice_bytes(table, index, c0, out):
         out[x] = small[index[x]]
 
 
-@njit(
+@_kernel(
     types.UniTuple(types.float64, 3)(
         _RULES, types.int64, types.int8[::1], types.int8[::1], types.int64, types.int64,
         types.int8[::1], _f8,
     ),
-    cache=True,
 )  # fmt: skip
 def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, value):
     """Both seatings of an acyclic model, visiting only states reachable from START.
@@ -391,11 +411,10 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     return value[roots[0]], 1.0 - value[roots[1]], -1.0
 
 
-@njit(
+@_kernel(
     types.int64(
         _ROWS, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, types.float64
     ),
-    cache=True,
     fastmath=_FAST,
 )  # fmt: skip
 def _solve_rows(rows, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, tol):
@@ -439,12 +458,11 @@ def _solve_rows(rows, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy
     return -1
 
 
-@njit(
+@_kernel(
     types.int64(
         _RULES, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, _MEMO, _MEMO,
         types.float64,
     ),
-    cache=True,
     fastmath=_FAST,
 )  # fmt: skip
 def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
@@ -521,12 +539,11 @@ def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, poli
     return -1
 
 
-@njit(
+@_kernel(
     types.int64(
         _RULES, _ROWS, _i8, _i8, types.int32[::1], _i8, types.boolean, _i8, _i8, _i8, _i8, _f8,
         types.float64, types.int64,
     ),
-    cache=True,
 )  # fmt: skip
 def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b,
            r, tol, max_sweeps):  # fmt: skip
@@ -610,9 +627,8 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     return -1
 
 
-@njit(
+@_kernel(
     types.float64[:, ::1](_RULES, _ROWS, _i8, _i8, _i8, _f8, _f8, types.int64, _MEMO),
-    cache=True,
     fastmath=_FAST,
 )
 def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo):
