@@ -134,7 +134,10 @@ class TurnScore:
 def turn_scores(rules: RuleSet, sides: int, trials: int, seed: int) -> list[TurnScore]:
     """Average turn score for 1 to 10 dice by simulation, with 95% intervals, beside the exact
     expectation from the rule set's outcome distributions."""
+    from hogbench.exact import expected_turn_scores
+
     module = _course_module(rules.name)
+    exact_means = expected_turn_scores(rules, sides)
     rng = random.Random(seed)
 
     def dice() -> int:
@@ -144,23 +147,9 @@ def turn_scores(rules: RuleSet, sides: int, trials: int, seed: int) -> list[Turn
     for num_rolls in range(1, 11):
         samples = np.array([module.roll_dice(num_rolls, dice) for _ in range(trials)], float)
         half = 1.959963984540054 * samples.std(ddof=1) / np.sqrt(trials) if trials > 1 else 0.0
-        exact = _exact_turn_score(module, num_rolls, sides)
-        rows.append(
-            TurnScore(
-                num_rolls, samples.mean(), samples.mean() - half, samples.mean() + half, exact
-            )
-        )
+        mean = samples.mean()
+        rows.append(TurnScore(num_rolls, mean, mean - half, mean + half, exact_means[num_rolls]))
     return rows
-
-
-def _exact_turn_score(module, num_rolls: int, sides: int) -> float:
-    from hogbench.rules.base import dice_distribution
-
-    points = getattr(module, "dice_points", None) or getattr(module, "sow_sad", None)
-    if points is None:
-        raise StrategyError(module.__name__, "has no dice_points rule to compute exactly")
-    dist = dice_distribution(num_rolls, tuple(range(1, sides + 1)), points)
-    return sum(v * p for v, p in dist.items())
 
 
 def best_num_rolls(rows: list[TurnScore]) -> int:
