@@ -7,7 +7,6 @@ import os
 import random
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -19,7 +18,7 @@ from hogbench.errors import HogbenchError
 class _Commands(TyperGroup):
     """Report hogbench errors as one line on stderr with their exit code (2 usage, 1 failure)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except HogbenchError as exc:
