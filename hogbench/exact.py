@@ -20,9 +20,12 @@ The engine is generic over rule sets. What makes it fast:
 * Reachable states only. A model too large for rows (hog-su20 with its Feral Hogs state) is
   evaluated by a depth-first search from the start that visits only the states the two
   strategies can reach, as a memoised recursion would, without recursion or Python.
-* Shared choice values. A model may declare ``q_key(params, state, choice)``: states and choices
-  with equal keys have the same outcomes, so the value of a choice is computed once per key (in
-  hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
+* Shared choice values. A model may declare ``q_keys``, a key for each (state, choice): states
+  and choices with equal keys have the same outcomes, so the value of a choice is computed once
+  per key (in hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
+* Whole rolls at once. A model may resolve all values of a roll with one call (``resolve_row``)
+  and key a run of (state, choice) pairs with one call: a call through a function pointer
+  costs more than the rule it runs.
 
 Policies come in two shapes: a decision table indexed by observation (what a strategy sees), or
 a per-state policy (what the solver finds when a state holds more than the strategy sees). The
@@ -44,6 +47,8 @@ from numba import njit, types
 from hogbench.errors import HogbenchError
 from hogbench.rules.base import (
     OTHER,
+    Q_KEYS_SIGNATURE,
+    RESOLVE_ROW_SIGNATURE,
     RESOLVE_SIGNATURE,
     ROLL_KIND_SIGNATURE,
     SAME,
@@ -73,15 +78,19 @@ _i8 = types.int64[::1]
 _f8 = types.float64[::1]
 _roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
 _resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
+_resolve_row_t = types.FunctionType(RESOLVE_ROW_SIGNATURE)
+_q_keys_t = types.FunctionType(Q_KEYS_SIGNATURE)
 
 
 # The rows: choices, row_ptr, row_const, row_to, row_p (see _build_rows). Kernels that need no
 # compiled rule function take only these: passing compiled functions to a kernel costs about a
 # millisecond per call (their addresses are looked up in Python each time).
 _ROWS = types.Tuple((_i8, _i8, _f8, _i4, _f8))
-# The rule functions and tables: roll_kind, resolve, q_key, params, dist_ptr, dist_value,
-# dist_prob, choices.
-_RULES = types.Tuple((_roll_kind_t, _resolve_t, _roll_kind_t, _i8, _i8, _i8, _f8, _i8))
+# The rule functions and tables: roll_kind, resolve, q_keys, resolve_row, by_row (whether the
+# model has its own resolve_row), params, dist_ptr, dist_value, dist_prob, choices.
+_RULES = types.Tuple(
+    (_roll_kind_t, _resolve_t, _q_keys_t, _resolve_row_t, types.boolean, _i8, _i8, _i8, _f8, _i8)
+)
 _MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values and the sweep that computed them
 
 
@@ -106,10 +115,36 @@ def _kernel(signature: Any, **options: Any) -> Callable[[Callable], _Kernel]:
     return lambda func: _Kernel(func, signature, options)
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
-def _no_key(params, state, choice):
-    """The q_key of a model that declares none: every (state, choice) is its own."""
-    return -1
+@njit(Q_KEYS_SIGNATURE, cache=True)
+def _no_keys(params, states, choices, lo, hi, out):
+    """The q_keys of a model that declares none: every (state, choice) is its own."""
+    for j in range(lo, hi):
+        out[j] = -1
+
+
+@njit(RESOLVE_ROW_SIGNATURE, cache=True)
+def _no_row(params, state, choice, values, lo, hi, out):
+    """The resolve_row of a model that declares none: never called (by_row is false)."""
+    return
+
+
+@njit(cache=True, inline="always")
+def _widest(dist_ptr):
+    """The most values any roll kind has: the size of a buffer for one choice's outcomes."""
+    width = 1
+    for k in range(len(dist_ptr) - 1):
+        width = max(width, dist_ptr[k + 1] - dist_ptr[k])
+    return width
+
+
+@njit(cache=True, inline="always")
+def _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes):
+    """codes[d - lo] = the outcome of value dist_value[d] for choice C at X, lo <= d < hi."""
+    if by_row:
+        resolve_row(params, x, c, dist_value, lo, hi, codes)
+    else:
+        for d in range(lo, hi):
+            codes[d - lo] = resolve(params, x, c, dist_value[d])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,9 +162,10 @@ def _count_entries(roll_kind, params, order, choices, dist_ptr):
     return total
 
 
-@_kernel(types.int64(_roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8))
-def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist_value):
-    """The entries rows really store: outcomes after which someone moves again."""
+@_kernel(types.int64(_roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, types.int64))
+def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, limit):
+    """The entries rows really store (outcomes after which someone moves again), or the first
+    count above LIMIT."""
     total = 0
     for x in order:
         for c in choices:
@@ -137,6 +173,8 @@ def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist
             for d in range(dist_ptr[k], dist_ptr[k + 1]):
                 kind = resolve(params, x, c, dist_value[d]) & 7
                 total += kind == OTHER or kind == SAME
+        if total > limit:
+            return total
     return total
 
 
@@ -209,13 +247,18 @@ def _row_sum(r, flip, w, row_ptr, row_const, row_to, row_p):
 
 
 @njit(cache=True, inline="always")
-def _resolved_value(x, c, flip, w, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob):
-    """The mover's chance of winning after choosing C at X, resolving each outcome; values in
-    W as in _row_sum."""
+def _resolved_value(
+    x, c, flip, w, roll_kind, resolve, resolve_row, by_row, params, dist_ptr, dist_value,
+    dist_prob, codes,
+):  # fmt: skip
+    """The mover's chance of winning after choosing C at X, resolving each outcome into CODES
+    (a buffer); values in W as in _row_sum."""
     k = roll_kind(params, x, c)
+    lo, hi = dist_ptr[k], dist_ptr[k + 1]
+    _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
     total = 0.0
-    for d in range(dist_ptr[k], dist_ptr[k + 1]):
-        code = resolve(params, x, c, dist_value[d])
+    for d in range(lo, hi):
+        code = codes[d - lo]
         kind = code & 7
         p = dist_prob[d]
         if kind == OTHER:
@@ -284,7 +327,8 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
 )
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
     """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
-    roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, _ = rules
+    roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
+    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
         for _ in range(MAX_SWEEPS):
@@ -292,12 +336,12 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
             for i in range(lo, hi):
                 x = order[i]
                 a = _resolved_value(
-                    x, tab_a[idx_a[x]], 0, w, roll_kind, resolve, params, dist_ptr, dist_value,
-                    dist_prob,
+                    x, tab_a[idx_a[x]], 0, w, roll_kind, resolve, resolve_row, by_row, params,
+                    dist_ptr, dist_value, dist_prob, codes,
                 )  # fmt: skip
                 b = _resolved_value(
-                    x, tab_b[idx_b[x]], 1, w, roll_kind, resolve, params, dist_ptr, dist_value,
-                    dist_prob,
+                    x, tab_b[idx_b[x]], 1, w, roll_kind, resolve, resolve_row, by_row, params,
+                    dist_ptr, dist_value, dist_prob, codes,
                 )  # fmt: skip
                 if cyclic:
                     delta = max(delta, abs(a - w[2 * x]), abs(b - w[2 * x + 1]))
@@ -310,14 +354,19 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     return -1
 
 
-@_kernel(types.void(_i8, _i8, types.int64, types.int8[::1]))
-def _choice_bytes(table, index, c0, out):
-    """out[x] = table[index[x]] - c0, one byte per state (see _evaluate_reachable)."""
-    small = np.empty(len(table), dtype=np.int8)
-    for o in range(len(table)):
-        small[o] = table[o] - c0
-    for x in range(len(index)):
-        out[x] = small[index[x]]
+@_kernel(types.void(_i8, _i8, _i8, _i8, types.int64, types.int8[::1], types.int8[::1]))
+def _choice_bytes(table_a, index_a, table_b, index_b, c0, out_a, out_b):
+    """out_a[x] = table_a[index_a[x]] - c0, one byte per state, and the same for B (see
+    _evaluate_reachable); one pass, as the index arrays are often the same large array."""
+    small_a = np.empty(len(table_a), dtype=np.int8)
+    small_b = np.empty(len(table_b), dtype=np.int8)
+    for o in range(len(table_a)):
+        small_a[o] = table_a[o] - c0
+    for o in range(len(table_b)):
+        small_b[o] = table_b[o] - c0
+    for x in range(len(index_a)):
+        out_a[x] = small_a[index_a[x]]
+        out_b[x] = small_b[index_b[x]]
 
 
 @_kernel(
@@ -330,7 +379,7 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     """Both seatings of an acyclic model, visiting only states reachable from START.
 
     A depth-first search with an explicit stack plays the part of a memoised recursion. A node
-    is (key, seat): key = q_key(state, choice), or the state when the model has no q_key; its
+    is (key, seat): the key of (state, choice), or the state when the model has no q_keys; its
     value is the chance that the seat's player (0: A, 1: B), to move there, wins. A frame is
     opened (its outcomes resolved, its unseen successors pushed above it) and later closed (its
     value summed from its successors, all closed by then).
@@ -343,11 +392,11 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     Returns (A first, A second, -1); (0, 0, state) if a state can reach itself; (0, 0, -2) if
     the stacks were too small (call again with more).
     """
-    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
+    roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     c0 = choices[0]
-    width = 1
-    for k in range(len(dist_ptr) - 1):
-        width = max(width, dist_ptr[k + 1] - dist_ptr[k])
+    width = _widest(dist_ptr)
+    codes = np.empty(width, dtype=np.int64)
     f_state = np.empty(cap, dtype=np.int64)
     f_node = np.empty(cap, dtype=np.int64)
     f_edge = np.empty(cap, dtype=np.int64)  # -1 until opened, then its first edge
@@ -355,13 +404,16 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     e_node = np.empty(cap, dtype=np.int64)
     e_prob = np.empty(cap)  # -p for OTHER (value 1 - v), +p for SAME
     e_state = np.empty(cap, dtype=np.int64)
+    e_choice = np.empty(cap, dtype=np.int64)
+    e_key = np.empty(cap, dtype=np.int64)
     top = 0
     edges = 0
     roots = np.empty(2, dtype=np.int64)
     for seat in range(2):
-        c = c0 + (choice_a[start] if seat == 0 else choice_b[start])
-        key = q_key(params, start, c)
-        roots[seat] = 2 * (start if key < 0 else key) + seat
+        e_state[0] = start
+        e_choice[0] = c0 + (choice_a[start] if seat == 0 else choice_b[start])
+        q_keys(params, e_state, e_choice, 0, 1, e_key)
+        roots[seat] = 2 * (start if e_key[0] < 0 else e_key[0]) + seat
         f_state[top] = start
         f_node[top] = roots[seat]
         f_edge[top] = -1
@@ -382,10 +434,12 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
             if edges + width > cap or top + width > cap:
                 return 0.0, 0.0, -2.0
             const = 0.0
+            lo, hi = dist_ptr[k], dist_ptr[k + 1]
+            _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             # First the successors (no branch on memory loaded here, so the loads of many
             # outcomes overlap), then their status.
-            for d in range(dist_ptr[k], dist_ptr[k + 1]):
-                code = resolve(params, x, c, dist_value[d])
+            for d in range(lo, hi):
+                code = codes[d - lo]
                 kind = code & 7
                 p = dist_prob[d]
                 if kind == WIN:
@@ -395,17 +449,18 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
                 elif kind == OTHER or kind == SAME:
                     y = code >> 3
                     next_seat = seat if kind == SAME else 1 - seat
-                    cy = c0 + (choice_a[y] if next_seat == 0 else choice_b[y])
-                    key = q_key(params, y, cy)
                     if kind == OTHER:
                         const += p
-                    e_node[edges] = 2 * (y if key < 0 else key) + next_seat
+                    e_node[edges] = next_seat  # its node, once the key is known
                     e_prob[edges] = p if kind == SAME else -p
                     e_state[edges] = y
+                    e_choice[edges] = c0 + (choice_a[y] if next_seat == 0 else choice_b[y])
                     edges += 1
             f_const[t] = const
+            q_keys(params, e_state, e_choice, first, edges, e_key)
             for j in range(first, edges):
-                child = e_node[j]
+                key = e_key[j]
+                child = e_node[j] = 2 * (e_state[j] if key < 0 else key) + e_node[j]
                 if status[child] == 1:
                     return 0.0, 0.0, float(e_state[j])
                 if status[child] == 0:
@@ -482,11 +537,18 @@ def _solve_rows(rows, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy
 def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
                  tol):  # fmt: skip
     """Like _solve_rows, for models without rows: outcomes resolved on the spot, once per key
-    of the model's q_key when it has one (MEMO for the solver, MEMO_B for its opponent). The
+    of the model's q_keys when it has them (MEMO for the solver, MEMO_B for its opponent). The
     loops are written out in full (see the note above _evaluate_rows)."""
-    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
+    roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     nc = len(choices)
     c0 = choices[0]
+    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
+    # the keys of every choice at a state, and of the opponent's choice (at [nc])
+    at = np.empty(nc + 1, dtype=np.int64)
+    asked = np.empty(nc + 1, dtype=np.int64)
+    asked[:nc] = choices
+    key_of = np.full(nc + 1, -1, dtype=np.int64)
     values, stamps = memo
     values_b, stamps_b = memo_b
     keys = len(values) > 0
@@ -502,19 +564,29 @@ def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, poli
                 best = top = -1.0
                 best_choice = c0
                 b = 0.0
+                asked[nc] = tab_b[idx_b[x]] if against else c0
+                if keys:
+                    at[:] = x
+                    q_keys(params, at, asked, 0, nc + 1 if against else nc, key_of)
                 # ci == nc: the opponent's own choice, for its value (only when against)
                 for ci in range(nc + 1 if against else nc):
                     me = ci < nc
                     flip = 0 if me else 1
-                    c = choices[ci] if me else tab_b[idx_b[x]]
-                    key = q_key(params, x, c) if keys else -1
+                    c = asked[ci]
+                    key = key_of[ci]
                     if key >= 0 and (stamps[key] if me else stamps_b[key]) == stamp:
                         q = values[key] if me else values_b[key]
                     else:
                         k = roll_kind(params, x, c)
+                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                        if by_row:
+                            resolve_row(params, x, c, dist_value, d0, d1, codes)
+                        else:
+                            for d in range(d0, d1):
+                                codes[d - d0] = resolve(params, x, c, dist_value[d])
                         q = 0.0
-                        for d in range(dist_ptr[k], dist_ptr[k + 1]):
-                            code = resolve(params, x, c, dist_value[d])
+                        for d in range(d0, d1):
+                            code = codes[d - d0]
                             kind = code & 7
                             p = dist_prob[d]
                             if kind == OTHER:
@@ -571,14 +643,14 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     mass moves on. Returns -1, or the level that did not converge (the pair can loop without
     end).
     """
-    roll_kind, resolve, _, params, dist_ptr, dist_value, dist_prob, choices = rules
+    roll_kind, resolve, _, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     _, row_ptr, _, row_to, row_p = rows
     n = len(order)
     has_rows = len(row_ptr) > 1
     c0 = choices[0]
-    width = 1
-    for k in range(len(dist_ptr) - 1):
-        width = max(width, dist_ptr[k + 1] - dist_ptr[k])
+    width = _widest(dist_ptr)
+    codes = np.empty(width, dtype=np.int64)
     to = np.empty(width, dtype=np.int64)  # a continuing outcome, as in row_to
     ps = np.empty(width)
     spans = len(level_ptr) - 1 if cyclic else 1  # acyclic: the whole order in one pass
@@ -611,8 +683,12 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
                             m += 1
                     else:
                         k = roll_kind(params, x, c)
-                        for d in range(dist_ptr[k], dist_ptr[k + 1]):
-                            code = resolve(params, x, c, dist_value[d])
+                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                        _resolve_all(
+                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                        )
+                        for d in range(d0, d1):
+                            code = codes[d - d0]
                             if code & 7 == OTHER or code & 7 == SAME:
                                 to[m] = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
                                 ps[m] = dist_prob[d]
@@ -653,10 +729,15 @@ def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo)
     identity as OBSERVATION for a per-state policy). Otherwise: out[o, i] sums weight[x] times
     the value of choices[i] over the states x of observation o that have weight.
     """
-    roll_kind, resolve, q_key, params, dist_ptr, dist_value, dist_prob, choices = rules
+    roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     _, row_ptr, row_const, row_to, row_p = rows
     n = len(order)
     has_rows = len(row_ptr) > 1
+    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
+    at = np.empty(1, dtype=np.int64)
+    asked = np.empty(1, dtype=np.int64)
+    key_of = np.empty(1, dtype=np.int64)
     values, stamps = memo
     per_obs = n_obs > 0
     out = np.zeros((n_obs, len(choices)) if per_obs else (len(w) // 2, 1))
@@ -669,13 +750,19 @@ def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo)
             if has_rows:
                 q = _row_sum((c - choices[0]) * n + i, 0, w, row_ptr, row_const, row_to, row_p)
             else:
-                key = q_key(params, x, c) if len(values) else -1
+                key = -1
+                if len(values):
+                    at[0] = x
+                    asked[0] = c
+                    q_keys(params, at, asked, 0, 1, key_of)
+                    key = key_of[0]
                 if key >= 0 and stamps[key] == 1:
                     q = values[key]
                 else:
                     q = _resolved_value(
-                        x, c, 0, w, roll_kind, resolve, params, dist_ptr, dist_value, dist_prob
-                    )
+                        x, c, 0, w, roll_kind, resolve, resolve_row, by_row, params, dist_ptr,
+                        dist_value, dist_prob, codes,
+                    )  # fmt: skip
                     if key >= 0:
                         values[key] = q
                         stamps[key] = 1
@@ -707,7 +794,7 @@ class _Engine:
 
     rules: tuple  # the compiled rule functions and their tables (_RULES)
     rows: tuple  # the rows (_ROWS); row_ptr has one entry when the model has none
-    n_keys: int  # size of a choice-value memo (0: the model declares no q_key)
+    n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
     identity: np.ndarray  # the index of a per-state policy
     level_of: np.ndarray  # state -> its level (-1: never played)
     position: np.ndarray  # state -> its position in the model's order (-1: never played)
@@ -756,15 +843,17 @@ def engine(model: GameModel) -> _Engine:
     assert np.array_equal(m.choices, np.arange(m.choices[0], m.choices[0] + len(m.choices))), (
         "choices must be consecutive integers"
     )
-    q_key = getattr(m, "q_key", None)
+    q_keys = m.q_keys
     size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr)
-    if size > MAX_ROW_ENTRIES:
-        # Ends of the game fold into each row's constant and take no room, so a large model
-        # (Greed, Big Pig) may still fit by its continuing outcomes; counting those costs a
-        # resolve per outcome, paid only here.
+    if MAX_ROW_ENTRIES < size <= 2 * MAX_ROW_ENTRIES:
+        # Ends of the game fold into each row's constant and take no room, so a model a little
+        # too large may still fit by its continuing outcomes. Counting those costs a resolve
+        # per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes continue), so
+        # only a model within a factor of two is counted, and the count stops at the limit.
         size = _count_continuing(
-            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value
-        )
+            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+            MAX_ROW_ENTRIES,
+        )  # fmt: skip
     if size <= MAX_ROW_ENTRIES:
         rows = _build_rows(
             m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
@@ -781,7 +870,9 @@ def engine(model: GameModel) -> _Engine:
         rules=(
             m.roll_kind,
             m.resolve,
-            q_key or _no_key,
+            q_keys or _no_keys,
+            m.resolve_row or _no_row,
+            m.resolve_row is not None,
             m.params,
             m.dist_ptr,
             m.dist_value,
@@ -789,7 +880,7 @@ def engine(model: GameModel) -> _Engine:
             m.choices,
         ),  # fmt: skip
         rows=(m.choices, *rows),
-        n_keys=int(getattr(m, "n_keys", 0)) if q_key is not None else 0,
+        n_keys=m.n_keys if q_keys is not None else 0,
         identity=np.arange(m.n_states, dtype=np.int64),
         level_of=level_of,
         position=position,
@@ -862,8 +953,9 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
         n_keys = e.n_keys or m.n_states
         with e.lock:
             ws = e.workspace(2 * n_keys)
-            _choice_bytes(a.table, a.index, m.choices[0], ws.choice_a)
-            _choice_bytes(b.table, b.index, m.choices[0], ws.choice_b)
+            _choice_bytes(
+                a.table, a.index, b.table, b.index, m.choices[0], ws.choice_a, ws.choice_b
+            )
             # A path of the search moves down the levels, so it is rarely much longer.
             cap = 4 * len(m.level_ptr) * (int(np.diff(m.dist_ptr).max()) + 1)
             while True:
@@ -905,7 +997,7 @@ class Solution:
     v_opp: np.ndarray  # the opponent's chance with it to move (same array when self-play)
     start: int
     against: Policy | None = None
-    # The solver's choice values by q_key (models without rows, acyclic), kept so that
+    # The solver's choice values by q_keys (models without rows, acyclic), kept so that
     # choice_values and observation_values need not recompute them.
     memo: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 

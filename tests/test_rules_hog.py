@@ -445,6 +445,21 @@ def test_su20_model_shape():
     assert off.n_states == 100 * 100 and off.transitions.available
 
 
+@pytest.mark.parametrize("feral_hogs", [True, False])
+def test_su20_resolve_row_is_resolve_value_by_value(feral_hogs):
+    """The exact engine resolves whole rolls at once with resolve_row; it must give what
+    resolve gives for each value, at every choice and value of 400 states drawn at random."""
+    m = get_rules("hog-su20", feral_hogs=feral_hogs).model
+    out = np.empty(64, dtype=np.int64)
+    for state in np.random.default_rng(20).integers(0, m.n_states, 400):
+        for choice in m.choices:
+            k = m.roll_kind(m.params, state, choice)
+            lo, hi = int(m.dist_ptr[k]), int(m.dist_ptr[k + 1])
+            m.resolve_row(m.params, state, choice, m.dist_value, lo, hi, out)
+            expected = [m.resolve(m.params, state, choice, v) for v in m.dist_value[lo:hi]]
+            assert list(out[: hi - lo]) == expected
+
+
 # ---------------------------------------------------------------------------------------------
 # hog-contest
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,18 @@ TIE = 4  # the game is over and tied
 
 ROLL_KIND_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64)
 RESOLVE_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64, types.int64)
+#: (params, state, choice, values, lo, hi, out): out[d - lo] = resolve(params, state, choice,
+#: values[d]) for lo <= d < hi
+RESOLVE_ROW_SIGNATURE = types.void(
+    types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64, types.int64,
+    types.int64[::1],
+)  # fmt: skip
+#: (params, states, choices, lo, hi, out): out[j] = the key of (states[j], choices[j]) for
+#: lo <= j < hi
+Q_KEYS_SIGNATURE = types.void(
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64, types.int64,
+    types.int64[::1],
+)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -95,11 +107,15 @@ class GameModel:
     dist_prob: np.ndarray
     choices: np.ndarray  # every legal choice, for solving
     canonical: np.ndarray = field(default=None)  # observation -> a representative state
-    #: Optional, (params, state, choice) -> key, with ROLL_KIND_SIGNATURE: states and choices
-    #: with equal keys have the same outcomes (distribution and successors), so the exact
-    #: engine computes a choice's value once per key; keys lie in [0, n_keys), -1 means none.
-    q_key: Callable | None = None
+    #: Optional, with Q_KEYS_SIGNATURE: a key for each of a run of (state, choice) pairs. States
+    #: and choices with equal keys have the same outcomes (distribution and successors), so the
+    #: exact engine computes a choice's value once per key; keys lie in [0, n_keys), -1: none.
+    q_keys: Callable | None = None
     n_keys: int = 0
+    #: Optional, with RESOLVE_ROW_SIGNATURE: ``resolve`` for all values of a roll kind at once.
+    #: A model without rows is resolved outcome by outcome millions of times; decoding the
+    #: state once per choice instead of once per value makes that several times faster.
+    resolve_row: Callable | None = None
 
     @functools.cached_property
     def transitions(self) -> Transitions:

@@ -49,6 +49,8 @@ from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided 
 from hogbench.rules.base import (
     LOSE,
     OTHER,
+    Q_KEYS_SIGNATURE,
+    RESOLVE_ROW_SIGNATURE,
     RESOLVE_SIGNATURE,
     ROLL_KIND_SIGNATURE,
     WIN,
@@ -271,8 +273,10 @@ def _turn(params, score, opponent, choice, value, previous):
     return score, opponent, points
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
-def _resolve(params, state, choice, value):
+@njit(cache=True, inline="always")
+def _decode(params, state):
+    """(score, opponent's score, previous, opponent's previous) at STATE; the previous-points
+    buckets are -1 when Feral Hogs is off."""
     goal = params[GOAL]
     area = goal * goal
     buckets = fast_divide(state, area, params[AREA_DIVIDER])  # 0 when Feral Hogs is off
@@ -281,9 +285,14 @@ def _resolve(params, state, choice, value):
     opponent = scores - score * goal
     if params[FERAL]:
         previous = buckets // BUCKETS
-        opponent_previous = buckets - previous * BUCKETS
-    else:
-        previous = opponent_previous = -1
+        return score, opponent, previous, buckets - previous * BUCKETS
+    return score, opponent, -1, -1
+
+
+@njit(cache=True, inline="always")
+def _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value):
+    """The model's outcome of a turn from a decoded state."""
+    goal = params[GOAL]
     score, opponent, points = _turn(params, score, opponent, choice, value, previous)
     if score >= goal:
         return WIN
@@ -291,26 +300,43 @@ def _resolve(params, state, choice, value):
         return LOSE
     following = opponent * goal + score
     if previous >= 0:
-        following += (opponent_previous * BUCKETS + min(points, BUCKETS - 1)) * area
+        following += (opponent_previous * BUCKETS + min(points, BUCKETS - 1)) * goal * goal
     return outcome(following, OTHER)
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@njit(RESOLVE_SIGNATURE, cache=True)
+def _resolve(params, state, choice, value):
+    score, opponent, previous, opponent_previous = _decode(params, state)
+    return _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value)
+
+
+@njit(RESOLVE_ROW_SIGNATURE, cache=True)
+def _resolve_row(params, state, choice, values, lo, hi, out):
+    """_resolve for a whole roll, decoding the state once."""
+    score, opponent, previous, opponent_previous = _decode(params, state)
+    for d in range(lo, hi):
+        out[d - lo] = _turn_outcome(
+            params, score, opponent, previous, opponent_previous, choice, values[d]
+        )
+
+
+@njit(cache=True, inline="always")
 def _q_key(params, state, choice):
     """A key for the exact engine (Feral Hogs on): Feral Hogs changes a turn only through the
     points it adds, so a choice's outcomes depend on the mover's score plus that bonus, the
     opponent's score, the opponent's previous points and the choice, whatever the mover's own
     previous points. Many states share a key, and the engine values each key once."""
     goal = params[GOAL]
-    area = goal * goal
-    buckets = fast_divide(state, area, params[AREA_DIVIDER])
-    scores = state - buckets * area
-    previous = buckets // BUCKETS
-    opponent_previous = buckets - previous * BUCKETS
-    score = fast_divide(scores, goal, params[GOAL_DIVIDER])
-    opponent = scores - score * goal
+    score, opponent, previous, opponent_previous = _decode(params, state)
     score += params[params[FERAL_AT] + choice * BUCKETS + previous]
     return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
+
+
+@njit(Q_KEYS_SIGNATURE, cache=True)
+def _q_keys(params, states, choices, lo, hi, out):
+    """The exact engine's keys for a run of (state, choice) pairs, one call for many."""
+    for j in range(lo, hi):
+        out[j] = _q_key(params, states[j], choices[j])
 
 
 class HogSu20(RuleSet):
@@ -388,7 +414,8 @@ class HogSu20(RuleSet):
             dist_prob=probs,
             choices=choices,
             canonical=canonical,
-            q_key=_q_key if feral else None,
+            q_keys=_q_keys if feral else None,
+            resolve_row=_resolve_row,
             n_keys=BUCKETS * (goal + 3) * goal * (MAX_DICE + 1) if feral else 0,
         )
 
