@@ -12,7 +12,7 @@ times the plain version too (minutes per run).
 Then ``solve`` for every Hog rule set: the backward induction alone, and the whole command's
 work (projection to a score-only strategy where the state holds more, exact evaluations).
 
-    python bench/exact.py [--repeat 21] [--reference-repeat 3] [--raw-previous]
+    python bench/exact.py [--repeat 25] [--reference-repeat 5] [--raw-previous]
 """
 
 from __future__ import annotations
@@ -124,6 +124,18 @@ def median_time(repeat: int, run) -> tuple[float, object]:
     return statistics.median(times), result
 
 
+def interleaved_medians(rounds: int, per_round: int, reference, ours) -> tuple[float, float]:
+    """Median times of REFERENCE (ROUNDS runs) and OURS (PER_ROUND runs after each of them).
+
+    Interleaved, so that both see the same moments of a machine whose speed drifts (a shared
+    virtual machine can lose half its speed for seconds at a time)."""
+    ref_times, our_times = [], []
+    for _ in range(rounds):
+        ref_times.append(median_time(1, reference)[0])
+        our_times.extend(median_time(1, ours)[0] for _ in range(per_round))
+    return statistics.median(ref_times), statistics.median(our_times)
+
+
 def fmt(seconds: float) -> str:
     return f"{seconds * 1e3:9.2f} ms" if seconds < 1 else f"{seconds:9.2f} s "
 
@@ -134,28 +146,38 @@ def bench_pair(rules, name_a, name_b, reference, args) -> None:
     start = time.perf_counter()
     exact.evaluate(rules, a, b)  # builds the engine's view of the model, loads compiled code
     setup = time.perf_counter() - start
-    ours, values = median_time(args.repeat, lambda: exact.evaluate(rules, a, b))
-    ref, value = median_time(args.reference_repeat, lambda: reference(list(a), list(b)))
+    values = exact.evaluate(rules, a, b)
+    value = reference(list(a), list(b))
     assert abs(value - values.first) < 1e-12, (value, values.first)
+    per_round = -(-args.repeat // args.reference_repeat)
+    ref, ours = interleaved_medians(
+        args.reference_repeat,
+        per_round,
+        lambda: reference(list(a), list(b)),
+        lambda: exact.evaluate(rules, a, b),
+    )
     print(
         f"  {name_a} vs {name_b}: reference {fmt(ref)} (one seating, median of"
         f" {args.reference_repeat}) | hogbench {fmt(ours)} (both seatings, median of"
-        f" {args.repeat}) | ratio {ref / ours:,.0f}x   [A first {values.first:.12f};"
+        f" {per_round * args.reference_repeat}) | ratio {ref / ours:,.0f}x   [A first {values.first:.12f};"
         f" first call {fmt(setup).strip()} with model setup]"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=21, help="runs of hogbench per figure")
-    parser.add_argument("--reference-repeat", type=int, default=3, help="runs of the reference")
+    parser.add_argument("--repeat", type=int, default=25, help="runs of hogbench per figure")
+    parser.add_argument("--reference-repeat", type=int, default=5, help="runs of the reference")
     parser.add_argument(
         "--raw-previous",
         action="store_true",
         help="also time the su20 reference with previous points as scored (slow)",
     )
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}; times are wall clock, medians\n")
+    print(
+        f"python {sys.version.split()[0]}; times are wall clock, medians; reference and hogbench"
+        " runs interleaved\n"
+    )
 
     sow_sad = dice_table("one")
     su21 = get_rules("hog-su21")
