@@ -1,7 +1,8 @@
 """Monte Carlo throughput: hogbench against the course's own play + make_averaged loop.
 
-Both run here, in this process, on one core, with the same two strategies; the script prints
-the median of several repetitions of each and the ratio. It then times the whole command
+Both run here, in this process, on one core, with the same two strategies, taking turns (so
+both see the same moments of a machine whose speed drifts); the script prints the median of
+several repetitions of each and the ratio. It then times the whole command
 `hogbench duel <file> always_roll:6 -n 100000` as a user runs it (warm caches).
 
     python bench/duel.py [--repeat 5]
@@ -67,8 +68,11 @@ def main() -> None:
     table_seconds = time.perf_counter() - start
     hogbench_engine(rules, a, b, 1000, 0)  # load compiled kernels and the model once
 
-    course = median_of(args.repeat, lambda: course_loop(args.course_games))
-    ours = median_of(args.repeat, lambda: hogbench_engine(rules, a, b, args.games, 1))
+    course_rates, our_rates = [], []
+    for _ in range(args.repeat):
+        course_rates.append(course_loop(args.course_games))
+        our_rates.append(hogbench_engine(rules, a, b, args.games, 1))
+    course, ours = statistics.median(course_rates), statistics.median(our_rates)
     print(f"course average_win_rate loop:{course:12,.0f} games/s (median of {args.repeat})")
     print(f"hogbench Monte Carlo engine: {ours:12,.0f} games/s (median of {args.repeat})")
     print(f"ratio: {ours / course:,.0f}x   (making both tables took {table_seconds:.3f} s)")
