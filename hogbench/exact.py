@@ -23,6 +23,8 @@ The engine is generic over rule sets. What makes it fast:
 * Shared choice values. A model may declare ``q_keys``, a key for each (state, choice): states
   and choices with equal keys have the same outcomes, so the value of a choice is computed once
   per key (in hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
+* Levels in parallel. When no outcome stays in its level (hog-su20: every turn raises the sum
+  of the scores), the solver splits each level between numba's threads.
 * Whole rolls at once. A model may resolve all values of a roll with one call (``resolve_row``)
   and key a run of (state, choice) pairs with one call: a call through a function pointer
   costs more than the rule it runs.
@@ -41,8 +43,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 
 from hogbench.errors import HogbenchError
 from hogbench.rules.base import (
@@ -91,7 +94,7 @@ _ROWS = types.Tuple((_i8, _i8, _f8, _i4, _f8))
 _RULES = types.Tuple(
     (_roll_kind_t, _resolve_t, _q_keys_t, _resolve_row_t, types.boolean, _i8, _i8, _i8, _f8, _i8)
 )
-_MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values and the sweep that computed them
+_MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values, and their sweeps (see _memo)
 
 
 class _Kernel:
@@ -527,18 +530,13 @@ def _solve_rows(rows, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy
     return -1
 
 
-@_kernel(
-    types.int64(
-        _RULES, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, _MEMO, _MEMO,
-        types.float64,
-    ),
-    fastmath=_FAST,
-)  # fmt: skip
-def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
-                 tol):  # fmt: skip
-    """Like _solve_rows, for models without rows: outcomes resolved on the spot, once per key
-    of the model's q_keys when it has them (MEMO for the solver, MEMO_B for its opponent). The
-    loops are written out in full (see the note above _evaluate_rows)."""
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _solve_span(rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
+                stamp):  # fmt: skip
+    """One sweep of _solve_sweep over the states order[lo:hi]; returns the largest change of a
+    value (cyclic levels). The loop is written out in full (see the note above _evaluate_rows).
+    Two spans may run at once on states whose outcomes lie outside both: a choice value both
+    compute is the same number, and either write of it is the whole of it."""
     roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     nc = len(choices)
@@ -552,72 +550,106 @@ def _solve_sweep(rules, order, level_ptr, cyclic, tab_b, idx_b, against, w, poli
     values, stamps = memo
     values_b, stamps_b = memo_b
     keys = len(values) > 0
+    delta = 0.0
+    for i in range(lo, hi):
+        x = order[i]
+        best = top = -1.0
+        best_choice = c0
+        b = 0.0
+        asked[nc] = tab_b[idx_b[x]] if against else c0
+        if keys:
+            at[:] = x
+            q_keys(params, at, asked, 0, nc + 1 if against else nc, key_of)
+        # ci == nc: the opponent's own choice, for its value (only when against)
+        for ci in range(nc + 1 if against else nc):
+            me = ci < nc
+            flip = 0 if me else 1
+            c = asked[ci]
+            key = key_of[ci]
+            q = -1.0
+            if key >= 0:
+                q = values[key] if me else values_b[key]
+                if cyclic and (stamps[key] if me else stamps_b[key]) != stamp:
+                    q = -1.0
+            if q < 0.0:
+                k = roll_kind(params, x, c)
+                d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                if by_row:
+                    resolve_row(params, x, c, dist_value, d0, d1, codes)
+                else:
+                    for d in range(d0, d1):
+                        codes[d - d0] = resolve(params, x, c, dist_value[d])
+                q = 0.0
+                for d in range(d0, d1):
+                    code = codes[d - d0]
+                    kind = code & 7
+                    p = dist_prob[d]
+                    if kind == OTHER:
+                        q += p * (1.0 - w[(2 * (code >> 3) + 1) ^ flip])
+                    elif kind == SAME:
+                        q += p * w[(2 * (code >> 3)) ^ flip]
+                    elif kind == WIN:
+                        q += p
+                    elif kind == TIE:
+                        q += 0.5 * p
+                if key >= 0 and me:
+                    values[key] = q
+                    if cyclic:
+                        stamps[key] = stamp
+                elif key >= 0:
+                    values_b[key] = q
+                    if cyclic:
+                        stamps_b[key] = stamp
+            if not me:
+                b = q
+            else:
+                top = max(top, q)
+                if q > best + TIE_MARGIN:
+                    best = q
+                    best_choice = c
+        best = top  # the value is the maximum; near-ties only decide the choice
+        if not against:
+            b = best
+        if cyclic:
+            delta = max(delta, abs(best - w[2 * x]), abs(b - w[2 * x + 1]))
+        w[2 * x] = best
+        w[2 * x + 1] = b
+        policy[x] = best_choice
+    return delta
+
+
+@_kernel(
+    types.int64(
+        _RULES, _i8, _i8, types.boolean, types.boolean, _i8, _i8, types.boolean, _f8, _i8,
+        _MEMO, _MEMO, types.float64, types.int64,
+    ),
+    fastmath=_FAST,
+    parallel=True,
+)  # fmt: skip
+def _solve_sweep(rules, order, level_ptr, cyclic, independent, tab_b, idx_b, against, w, policy,
+                 memo, memo_b, tol, parts):  # fmt: skip
+    """Like _solve_rows, for models without rows: outcomes resolved on the spot, once per key
+    of the model's q_keys when it has them (MEMO for the solver, MEMO_B for its opponent).
+    When no outcome stays in its level (INDEPENDENT), a level's states are solved in PARTS
+    spans at once."""
     stamp = 1
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
+        if independent:
+            size = hi - lo
+            for part in prange(parts):
+                _solve_span(
+                    rules, order, lo + part * size // parts, lo + (part + 1) * size // parts,
+                    cyclic, tab_b, idx_b, against, w, policy, memo, memo_b, stamp,
+                )  # fmt: skip
+            continue
         for _ in range(MAX_SWEEPS):
             if cyclic:
                 stamp += 1  # a cyclic level's choice values change from sweep to sweep
-            delta = 0.0
-            for i in range(lo, hi):
-                x = order[i]
-                best = top = -1.0
-                best_choice = c0
-                b = 0.0
-                asked[nc] = tab_b[idx_b[x]] if against else c0
-                if keys:
-                    at[:] = x
-                    q_keys(params, at, asked, 0, nc + 1 if against else nc, key_of)
-                # ci == nc: the opponent's own choice, for its value (only when against)
-                for ci in range(nc + 1 if against else nc):
-                    me = ci < nc
-                    flip = 0 if me else 1
-                    c = asked[ci]
-                    key = key_of[ci]
-                    if key >= 0 and (stamps[key] if me else stamps_b[key]) == stamp:
-                        q = values[key] if me else values_b[key]
-                    else:
-                        k = roll_kind(params, x, c)
-                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
-                        if by_row:
-                            resolve_row(params, x, c, dist_value, d0, d1, codes)
-                        else:
-                            for d in range(d0, d1):
-                                codes[d - d0] = resolve(params, x, c, dist_value[d])
-                        q = 0.0
-                        for d in range(d0, d1):
-                            code = codes[d - d0]
-                            kind = code & 7
-                            p = dist_prob[d]
-                            if kind == OTHER:
-                                q += p * (1.0 - w[(2 * (code >> 3) + 1) ^ flip])
-                            elif kind == SAME:
-                                q += p * w[(2 * (code >> 3)) ^ flip]
-                            elif kind == WIN:
-                                q += p
-                            elif kind == TIE:
-                                q += 0.5 * p
-                        if key >= 0 and me:
-                            values[key] = q
-                            stamps[key] = stamp
-                        elif key >= 0:
-                            values_b[key] = q
-                            stamps_b[key] = stamp
-                    if not me:
-                        b = q
-                    else:
-                        top = max(top, q)
-                        if q > best + TIE_MARGIN:
-                            best = q
-                            best_choice = c
-                best = top  # the value is the maximum; near-ties only decide the choice
-                if not against:
-                    b = best
-                if cyclic:
-                    delta = max(delta, abs(best - w[2 * x]), abs(b - w[2 * x + 1]))
-                w[2 * x] = best
-                w[2 * x + 1] = b
-                policy[x] = best_choice
+            delta = _solve_span(
+                rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, memo, memo_b,
+                stamp,
+            )  # fmt: skip
             if not cyclic or delta < tol:
                 break
         else:
@@ -735,37 +767,36 @@ def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo)
     n = len(order)
     has_rows = len(row_ptr) > 1
     codes = np.empty(_widest(dist_ptr), dtype=np.int64)
-    at = np.empty(1, dtype=np.int64)
-    asked = np.empty(1, dtype=np.int64)
-    key_of = np.empty(1, dtype=np.int64)
-    values, stamps = memo
+    values, _ = memo
     per_obs = n_obs > 0
+    asked = choices.copy()  # the choices valued at a state (its policy's one, without N_OBS)
+    at = np.empty(len(asked), dtype=np.int64)
+    key_of = np.full(len(asked), -1, dtype=np.int64)
     out = np.zeros((n_obs, len(choices)) if per_obs else (len(w) // 2, 1))
     for i in range(n):
         x = order[i]
         if per_obs and weight[x] <= 0.0:
             continue
-        for ci in range(len(choices) if per_obs else 1):
-            c = choices[ci] if per_obs else tab[observation[x]]
+        asked_here = len(choices) if per_obs else 1
+        if not per_obs:
+            asked[0] = tab[observation[x]]
+        if not has_rows and len(values):
+            at[:] = x
+            q_keys(params, at, asked, 0, asked_here, key_of)
+        for ci in range(asked_here):
+            c = asked[ci]
             if has_rows:
                 q = _row_sum((c - choices[0]) * n + i, 0, w, row_ptr, row_const, row_to, row_p)
             else:
-                key = -1
-                if len(values):
-                    at[0] = x
-                    asked[0] = c
-                    q_keys(params, at, asked, 0, 1, key_of)
-                    key = key_of[0]
-                if key >= 0 and stamps[key] == 1:
-                    q = values[key]
-                else:
+                key = key_of[ci]
+                q = values[key] if key >= 0 else -1.0
+                if q < 0.0:
                     q = _resolved_value(
                         x, c, 0, w, roll_kind, resolve, resolve_row, by_row, params, dist_ptr,
                         dist_value, dist_prob, codes,
                     )  # fmt: skip
                     if key >= 0:
                         values[key] = q
-                        stamps[key] = 1
             if per_obs:
                 out[observation[x], ci] += weight[x] * q
             else:
@@ -889,8 +920,10 @@ def engine(model: GameModel) -> _Engine:
     return built
 
 
-def _memo(size: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.empty(size), np.zeros(size, dtype=np.int64)
+def _memo(size: int, cyclic: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A choice-value memo: values (-1: not known yet, as values are chances) and, for cyclic
+    models, the sweep each value is from (values change from sweep to sweep)."""
+    return np.full(size, -1.0), np.zeros(size if cyclic else 0, dtype=np.int64)
 
 
 def _pair(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -1027,7 +1060,7 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
     b = against if against is not None else Policy(none, none)
-    memo = _memo(e.n_keys if not e.has_rows else 0)
+    memo = _memo(e.n_keys if not e.has_rows else 0, m.cyclic)
     if e.has_rows:
         stuck = _solve_rows(
             e.rows, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
@@ -1035,8 +1068,10 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
         )  # fmt: skip
     else:
         stuck = _solve_sweep(
-            e.rules, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
-            policy, memo, _memo(e.n_keys if against is not None else 0), TOLERANCE,
+            e.rules, m.order, m.level_ptr, m.cyclic, m.independent_levels, b.table, b.index,
+            against is not None, w, policy, memo,
+            _memo(e.n_keys if against is not None else 0, m.cyclic), TOLERANCE,
+            numba.get_num_threads(),
         )  # fmt: skip
     _check_converged(rules, stuck)
     v_me = w[0::2].copy()

@@ -38,8 +38,7 @@ def n_observations(rules: RuleSet) -> int:
 def sees_whole_state(rules: RuleSet) -> bool:
     """True when a strategy's observation determines the state at every state that is played."""
     m = rules.model
-    played = m.observation[m.order]
-    return len(np.unique(played)) == len(played)
+    return int(np.bincount(m.observation[m.order]).max()) <= 1
 
 
 def hidden_state_text(rules: RuleSet) -> str:

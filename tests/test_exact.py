@@ -402,6 +402,26 @@ def test_best_response_matches_recursion(case):
     assert best.second == pytest.approx(second, abs=TOL)
 
 
+@pytest.mark.parametrize("against", [False, True])
+def test_solve_without_rows_in_parallel_spans_matches_recursion(monkeypatch, against):
+    """hog-su20 with Feral Hogs at goal 100 has no rows, and its levels are solved in spans
+    at once (one per thread) with shared choice values; here the row limit is lowered so that
+    goal 23 takes that path too."""
+    monkeypatch.setattr(exact, "MAX_ROW_ENTRIES", 1000)
+    options = {"feral_hogs": True}
+    rules = get_rules("hog-su20", 23, **options)
+    assert not exact.engine(rules.model).has_rows and rules.model.independent_levels
+    if against:
+        b = random_table(rules, 5)
+        best = exact.solve(rules, b)
+        first, second = reference_best("hog-su20", 23, options, b)
+        assert best.first == pytest.approx(first, abs=TOL)
+        assert best.second == pytest.approx(second, abs=TOL)
+    else:
+        expected = reference_best("hog-su20", 23, options)
+        assert exact.solve(rules).first == pytest.approx(expected, abs=TOL)
+
+
 def test_solve_full_goal_su21_matches_recursion():
     rules = get_rules("hog-su21")
     assert exact.solve(rules).first == pytest.approx(reference_best("hog-su21", 100, {}), abs=TOL)

@@ -445,6 +445,20 @@ def test_su20_model_shape():
     assert off.n_states == 100 * 100 and off.transitions.available
 
 
+def test_su20_levels_are_independent():
+    """The model says no outcome stays in its level (the solver then takes a level's states
+    several at once): every move leads to a level solved before its own."""
+    m = get_rules("hog-su20", goal=15).model
+    assert m.independent_levels
+    level_of = np.empty(m.n_states, dtype=np.int64)
+    for level in range(len(m.level_ptr) - 1):
+        level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
+    t = m.transitions
+    rows = np.repeat(np.arange(len(t.row_ptr) - 1), np.diff(t.row_ptr))
+    moving = (t.codes & 7) == OTHER
+    assert np.all(level_of[t.codes[moving] >> 3] < level_of[rows[moving] // len(m.choices)])
+
+
 @pytest.mark.parametrize("feral_hogs", [True, False])
 def test_su20_resolve_row_is_resolve_value_by_value(feral_hogs):
     """The exact engine resolves whole rolls at once with resolve_row; it must give what

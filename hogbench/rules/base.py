@@ -116,6 +116,9 @@ class GameModel:
     #: A model without rows is resolved outcome by outcome millions of times; decoding the
     #: state once per choice instead of once per value makes that several times faster.
     resolve_row: Callable | None = None
+    #: True when no outcome stays in its level (every move leads to a level solved before):
+    #: the solver may then take a level's states in any order, several at once.
+    independent_levels: bool = False
 
     @functools.cached_property
     def transitions(self) -> Transitions:

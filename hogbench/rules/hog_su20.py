@@ -321,22 +321,28 @@ def _resolve_row(params, state, choice, values, lo, hi, out):
 
 
 @njit(cache=True, inline="always")
-def _q_key(params, state, choice):
-    """A key for the exact engine (Feral Hogs on): Feral Hogs changes a turn only through the
-    points it adds, so a choice's outcomes depend on the mover's score plus that bonus, the
-    opponent's score, the opponent's previous points and the choice, whatever the mover's own
-    previous points. Many states share a key, and the engine values each key once."""
+def _q_key(params, score, opponent, previous, opponent_previous, choice):
+    """A key for the exact engine (Feral Hogs on), of a decoded state: Feral Hogs changes a
+    turn only through the points it adds, so a choice's outcomes depend on the mover's score
+    plus that bonus, the opponent's score, the opponent's previous points and the choice,
+    whatever the mover's own previous points. Many states share a key, and the engine values
+    each key once."""
     goal = params[GOAL]
-    score, opponent, previous, opponent_previous = _decode(params, state)
     score += params[params[FERAL_AT] + choice * BUCKETS + previous]
     return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
 
 
 @njit(Q_KEYS_SIGNATURE, cache=True)
 def _q_keys(params, states, choices, lo, hi, out):
-    """The exact engine's keys for a run of (state, choice) pairs, one call for many."""
+    """The exact engine's keys for a run of (state, choice) pairs, one call for many; a run
+    often holds one state with every choice, decoded once."""
+    decoded = -1
+    score = opponent = previous = opponent_previous = 0
     for j in range(lo, hi):
-        out[j] = _q_key(params, states[j], choices[j])
+        if states[j] != decoded:
+            decoded = states[j]
+            score, opponent, previous, opponent_previous = _decode(params, decoded)
+        out[j] = _q_key(params, score, opponent, previous, opponent_previous, choices[j])
 
 
 class HogSu20(RuleSet):
@@ -384,8 +390,16 @@ class HogSu20(RuleSet):
         header = [goal, int(feral), score_rows, bacon_at, feral_at, swap_at, *dividers]
         params = np.array(header + bacon + feral_table + swap, dtype=np.int64)
 
-        observation = np.arange(n_states, dtype=np.int64) % (goal * goal)
-        order, level_ptr = levels_by_key(observation // goal + observation % goal)
+        states = np.arange(n_states, dtype=np.int64)
+        observation = states % (goal * goal)
+        # Within a level, the states that differ only in the mover's previous points come
+        # together: they share most choice values (see _q_key), which the solver then finds
+        # still in cache.
+        previous, opponent_previous = np.divmod(states // (goal * goal), BUCKETS)
+        order, level_ptr = levels_by_key(
+            observation // goal + observation % goal,
+            (observation * BUCKETS + opponent_previous) * BUCKETS + previous,
+        )
         canonical = None
         if feral:
             # A strategy sees only the scores. As its representative state we take the one in
@@ -416,6 +430,7 @@ class HogSu20(RuleSet):
             canonical=canonical,
             q_keys=_q_keys if feral else None,
             resolve_row=_resolve_row,
+            independent_levels=True,  # every turn raises the sum of the scores
             n_keys=BUCKETS * (goal + 3) * goal * (MAX_DICE + 1) if feral else 0,
         )
 
