@@ -39,7 +39,7 @@ class CheckReport:
 def check_file(
     spec: str | Spec,
     rules: RuleSet,
-    time_limit: float = 10.0,
+    time_limit: float | None = None,
     *,
     require_sandbox: bool = False,
     memory_mb: int = 1024,
@@ -94,7 +94,8 @@ def check_file(
     if report.valid:
         report.lines.append(
             f"valid: {where} answers all {n} states of {rules.key} with legal moves,"
-            f" deterministically, in {answers.seconds:.2f} s (limit {time_limit:g} s)"
+            f" deterministically, in {answers.seconds:.2f} s"
+            f" (limit {time_limit or sandbox.default_time_limit(rules):g} s)"
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")

@@ -225,8 +225,12 @@ def check(
     option: OptionOpt = None,
     goal: GoalOpt = None,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds to import and answer every state.")
-    ] = 10.0,
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds to import and answer every state (default: 10; Pig 20, Big Pig 45).",
+        ),
+    ] = None,
     require_sandbox: Annotated[
         bool, typer.Option("--require-sandbox", help="Refuse to run without the bwrap sandbox.")
     ] = False,

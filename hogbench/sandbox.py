@@ -30,6 +30,7 @@ the file and of the .py files beside it, the function asked for and the rule set
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -76,17 +77,36 @@ class SandboxOptions:
     """The keyword options of ``load_file_entrant``, ``collect_answers`` and ``LiveStrategy``."""
 
     require_sandbox: bool = False  # refuse to run without bwrap rather than warn
-    time_limit: float = 10.0  # seconds to import and answer every state (live: to import)
+    #: seconds to import and answer every state (live: to import); None: the rule set's
+    #: default (``default_time_limit``)
+    time_limit: float | None = None
     decision_time_limit: float = 1.0  # live play: seconds per decision
     memory_mb: int = 1024  # the worker's address space
     cache: bool = True  # use the table cache
 
     def __post_init__(self) -> None:
         for name in ("time_limit", "decision_time_limit"):
-            if not 0 < getattr(self, name) < 1e6:
+            value = getattr(self, name)
+            if value is not None and not 0 < value < 1e6:
                 raise UsageError(f"{name} must be a positive number of seconds")
         if self.memory_mb < 64:
             raise UsageError(f"a memory limit of {self.memory_mb} MB is too small for Python")
+
+    @classmethod
+    def for_rules(cls, rules: RuleSet, **options: Any) -> SandboxOptions:
+        """The options, with the rule set's default time limit unless one is given."""
+        opts = cls(**options)
+        if opts.time_limit is None:
+            opts = dataclasses.replace(opts, time_limit=default_time_limit(rules))
+        return opts
+
+
+def default_time_limit(rules: RuleSet) -> float:
+    """Seconds a file may take to import and answer every state of RULES: 10, and 20 µs a
+    state where there are more than half a million (Pig 20 s, Big Pig 45 s). A plain strategy
+    answers a state in 2 to 5 µs there, so the limit still catches a file that hangs without
+    disqualifying one that is merely written in Python."""
+    return max(10.0, 20e-6 * int(np.prod(rules.obs_shape)))
 
 
 @dataclass
@@ -116,7 +136,7 @@ def load_file_entrant(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
     that is not deterministic is not an error here: it comes back with ``table=None`` and
     ``live_reason`` (the Monte Carlo engine then plays it live, through LiveStrategy).
     """
-    opts = SandboxOptions(**options)
+    opts = SandboxOptions.for_rules(rules, **options)
     if opts.cache:
         entrant = _from_cache(spec, rules, opts)
         if entrant is not None:
@@ -158,7 +178,7 @@ def collect_answers(spec: Spec, rules: RuleSet, **options: Any) -> Answers:
     Returns the raw answers, not yet judged; StrategyError when the file does not load, raises,
     hangs, crashes, exits or breaks the protocol.
     """
-    opts = SandboxOptions(**options)
+    opts = SandboxOptions.for_rules(rules, **options)
     digest = source_digest(spec.path)
     n = int(np.prod(rules.obs_shape))
     job = {**_job(spec, rules, "table"), "shape": list(rules.obs_shape), "states": None}
@@ -216,7 +236,7 @@ class LiveStrategy:
             raise UsageError(f"{self.spec.text}: only strategy files are played by a worker")
         self.rules = rules
         self._options = options
-        self.options = SandboxOptions(**options)
+        self.options = SandboxOptions.for_rules(rules, **options)
         self.function: str | None = None
         self.team: str | None = None
         self._session: _Session | None = None
@@ -273,7 +293,7 @@ class LiveStrategy:
         self.spec = state["spec"]
         self.rules = get_rules(name, goal, **rule_options)
         self._options = state["options"]
-        self.options = SandboxOptions(**self._options)
+        self.options = SandboxOptions.for_rules(self.rules, **self._options)
         self.function = self.team = None
         self._session = None
         self._error = None

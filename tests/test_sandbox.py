@@ -368,3 +368,13 @@ def test_check_command(arena, bwrap):
     assert "at (0, 0): returned 11, outside 0..10" in bad.stdout
     missing = runner.invoke(app, ["check", str(arena / "nope.py")])
     assert missing.exit_code == 2
+
+
+def test_the_default_time_limit_grows_with_the_number_of_states():
+    """10 s for Hog's 10,000 states; Pig (a million) and Big Pig (2,265,000) get 20 µs a state,
+    so that a plain strategy, a few µs a state, is not disqualified as a hang. A limit given
+    explicitly is kept."""
+    limit = {n: sandbox.default_time_limit(get_rules(n)) for n in ("hog-su21", "pig", "big-pig")}
+    assert limit == pytest.approx({"hog-su21": 10.0, "pig": 20.0, "big-pig": 45.3})
+    options = sandbox.SandboxOptions.for_rules(get_rules("pig"), time_limit=3)
+    assert options.time_limit == 3
