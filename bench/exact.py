@@ -10,7 +10,9 @@ the model does (13 and above alike), which is faster than carrying them as score
 times the plain version too (minutes per run).
 
 Then ``solve`` for every Hog rule set: the backward induction alone, and the whole command's
-work (projection to a score-only strategy where the state holds more, exact evaluations).
+work (projection to a score-only strategy where the state holds more, exact evaluations). The
+induction of hog-su20 with Feral Hogs uses numba's threads (NUMBA_NUM_THREADS, by default one
+per core); everything else runs on one core.
 
     python bench/exact.py [--repeat 25] [--reference-repeat 5] [--raw-previous]
 """
