@@ -37,11 +37,8 @@ identity.
 
 from __future__ import annotations
 
-import functools
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numba
 import numpy as np
@@ -59,6 +56,7 @@ from hogbench.rules.base import (
     WIN,
     GameModel,
     RuleSet,
+    kernel,
 )
 
 TOLERANCE = 1e-14
@@ -95,27 +93,6 @@ _RULES = types.Tuple(
     (_roll_kind_t, _resolve_t, _q_keys_t, _resolve_row_t, types.boolean, _i8, _i8, _i8, _f8, _i8)
 )
 _MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values, and their sweeps (see _memo)
-
-
-class _Kernel:
-    """A kernel compiled with its signature (or loaded from numba's disk cache) at its first
-    call rather than at import: loading costs about 0.1 s a kernel, and a command uses a few.
-    The explicit signature is what lets the disk cache serve kernels that take compiled
-    functions as arguments."""
-
-    def __init__(self, func: Callable, signature: Any, options: dict) -> None:
-        self.func, self.signature, self.options = func, signature, options
-        self.compiled = None
-        functools.update_wrapper(self, func)
-
-    def __call__(self, *args: Any) -> Any:
-        if self.compiled is None:
-            self.compiled = njit(self.signature, cache=True, **self.options)(self.func)
-        return self.compiled(*args)
-
-
-def _kernel(signature: Any, **options: Any) -> Callable[[Callable], _Kernel]:
-    return lambda func: _Kernel(func, signature, options)
 
 
 @njit(Q_KEYS_SIGNATURE, cache=True)
@@ -155,7 +132,7 @@ def _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi,
 # ---------------------------------------------------------------------------------------------
 
 
-@_kernel(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8))
+@kernel(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8))
 def _count_entries(roll_kind, params, order, choices, dist_ptr):
     total = 0
     for x in order:
@@ -165,7 +142,7 @@ def _count_entries(roll_kind, params, order, choices, dist_ptr):
     return total
 
 
-@_kernel(types.int64(_roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, types.int64))
+@kernel(types.int64(_roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, types.int64))
 def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, limit):
     """The entries rows really store (outcomes after which someone moves again), or the first
     count above LIMIT."""
@@ -181,7 +158,7 @@ def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist
     return total
 
 
-@_kernel(
+@kernel(
     types.Tuple((_i8, _f8, _i4, _f8))(
         _roll_kind_t, _resolve_t, _i8, _i8, _i8, _i8, _i8, _f8, types.int64
     ),
@@ -287,7 +264,7 @@ def _resolved_value(
 # (resolve_row, q_keys) costs some 100-200 ns whatever it does, which is why they take runs.
 
 
-@_kernel(
+@kernel(
     types.int64(_ROWS, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
     fastmath=_FAST,
 )
@@ -326,7 +303,7 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
     return -1
 
 
-@_kernel(
+@kernel(
     types.int64(_RULES, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
 )
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
@@ -358,7 +335,7 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     return -1
 
 
-@_kernel(types.void(_i8, _i8, _i8, _i8, types.int64, types.int8[::1], types.int8[::1]))
+@kernel(types.void(_i8, _i8, _i8, _i8, types.int64, types.int8[::1], types.int8[::1]))
 def _choice_bytes(table_a, index_a, table_b, index_b, c0, out_a, out_b):
     """out_a[x] = table_a[index_a[x]] - c0, one byte per state, and the same for B (see
     _evaluate_reachable); one pass, as the index arrays are often the same large array."""
@@ -373,7 +350,7 @@ def _choice_bytes(table_a, index_a, table_b, index_b, c0, out_a, out_b):
         out_b[x] = small_b[index_b[x]]
 
 
-@_kernel(
+@kernel(
     types.UniTuple(types.float64, 3)(
         _RULES, types.int64, types.int8[::1], types.int8[::1], types.int64, types.int64,
         types.int8[::1], _f8,
@@ -484,7 +461,7 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     return value[roots[0]], 1.0 - value[roots[1]], -1.0
 
 
-@_kernel(
+@kernel(
     types.int64(
         _ROWS, _i8, _i8, types.boolean, _i8, _i8, types.boolean, _f8, _i8, types.float64
     ),
@@ -619,7 +596,7 @@ def _solve_span(rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, 
     return delta
 
 
-@_kernel(
+@kernel(
     types.int64(
         _RULES, _i8, _i8, types.boolean, types.boolean, _i8, _i8, types.boolean, _f8, _i8,
         _MEMO, _MEMO, types.float64, types.int64,
@@ -658,7 +635,7 @@ def _solve_sweep(rules, order, level_ptr, cyclic, independent, tab_b, idx_b, aga
     return -1
 
 
-@_kernel(
+@kernel(
     types.int64(
         _RULES, _ROWS, _i8, _i8, types.int32[::1], _i8, types.boolean, _i8, _i8, _i8, _i8, _f8,
         types.float64, types.int64,
@@ -750,7 +727,7 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     return -1
 
 
-@_kernel(
+@kernel(
     types.float64[:, ::1](_RULES, _ROWS, _i8, _i8, _i8, _f8, _f8, types.int64, _MEMO),
     fastmath=_FAST,
 )

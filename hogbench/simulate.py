@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from numba import njit, types
 
 from hogbench.errors import HogbenchError
@@ -29,6 +28,7 @@ from hogbench.rules.base import (
     TIE,
     WIN,
     RuleSet,
+    kernel,
 )
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
@@ -76,7 +76,7 @@ MODEL_TYPE = types.Tuple(
 _rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1], types.float64[:, ::1]))
 
 
-@njit(_rows_t(MODEL_TYPE, types.int64[::1], types.int64[::1]), cache=True)
+@kernel(_rows_t(MODEL_TYPE, types.int64[::1], types.int64[::1]))
 def _rows_for_table(g, observation, table):
     """One strategy's outcomes at every state, likeliest first: (ptr, packed).
 
@@ -138,7 +138,7 @@ def _draw_direct(g, x, c, u):
     return resolve(params, x, c, dist_value[j])
 
 
-@njit(
+@kernel(
     types.void(
         MODEL_TYPE,
         _rows_t,
@@ -152,7 +152,6 @@ def _draw_direct(g, x, c, u):
         types.int64,
         types.int64[:, ::1],
     ),
-    cache=True,
 )
 def _play_tables(
     g, rows_a, rows_b, observation, start, table_a, table_b, seeds, n_games, max_turns, counts
@@ -354,6 +353,8 @@ def simulate(
     if jobs == 1 or len(work) == 1:
         results: Iterator[np.ndarray] = (play_block(rules, a, b, w.seeds, w.n_games) for w in work)
     else:
+        from joblib import Parallel, delayed  # only here: its import costs a tenth of a second
+
         results = Parallel(n_jobs=jobs, return_as="generator")(
             delayed(play_block)(rules, a, b, w.seeds, w.n_games) for w in work
         )

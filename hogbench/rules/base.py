@@ -57,6 +57,28 @@ Q_KEYS_SIGNATURE = types.void(
 )  # fmt: skip
 
 
+class Kernel:
+    """A compiled function loaded from numba's disk cache (or compiled, with its signature) at
+    its first call rather than at import: loading costs about 0.1 s a function, and a command
+    uses a few of the many there are. The explicit signature is what lets the disk cache serve
+    kernels that take compiled functions as arguments."""
+
+    def __init__(self, func: Callable, signature: Any, options: dict) -> None:
+        self.func, self.signature, self.options = func, signature, options
+        self.compiled = None
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is None:
+            self.compiled = njit(self.signature, cache=True, **self.options)(self.func)
+        return self.compiled(*args)
+
+
+def kernel(signature: Any, **options: Any) -> Callable[[Callable], Kernel]:
+    """Decorate a function called from Python as a Kernel with this signature."""
+    return lambda func: Kernel(func, signature, options)
+
+
 @njit(cache=True, inline="always")
 def outcome(next_state: int, kind: int) -> int:
     """Pack a successor state and an outcome kind into one int64."""
@@ -177,9 +199,8 @@ _roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
 _resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
 
 
-@njit(
+@kernel(
     types.int64(_roll_kind_t, types.int64[::1], types.int64, types.int64[::1], types.int64[::1]),
-    cache=True,
 )
 def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
     total = 0
@@ -190,7 +211,7 @@ def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
     return total
 
 
-@njit(
+@kernel(
     types.void(
         _roll_kind_t,
         _resolve_t,
@@ -204,7 +225,6 @@ def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
         types.int64[::1],
         types.float64[::1],
     ),
-    cache=True,
 )
 def _fill_transitions(
     roll_kind,
