@@ -3,8 +3,8 @@ calculator uses, in this process, on one core, with the same strategies.
 
 The reference is plain Python: the rules written out as in the course, decision tables as
 lists, a recursion over (A's score, B's score, hidden state, who moves) memoised with
-functools.cache (an lru_cache without a bound), dice distributions computed once beforehand. It computes one seating (A
-moving first). hogbench's ``exact.evaluate`` computes both seatings in the time shown. For
+functools.cache (an lru_cache without a bound), dice distributions computed once beforehand.
+It computes one seating (A moving first). hogbench's ``exact.evaluate`` computes both seatings in the time shown. For
 hog-su20 with Feral Hogs the reference carries each player's previous-turn points bucketed as
 the model does (13 and above alike), which is faster than carrying them as scored; --raw-previous
 times the plain version too (minutes per run).
@@ -161,7 +161,8 @@ def bench_pair(rules, name_a, name_b, reference, args) -> None:
     print(
         f"  {name_a} vs {name_b}: reference {fmt(ref)} (one seating, median of"
         f" {args.reference_repeat}) | hogbench {fmt(ours)} (both seatings, median of"
-        f" {per_round * args.reference_repeat}) | ratio {ref / ours:,.0f}x   [A first {values.first:.12f};"
+        f" {per_round * args.reference_repeat}) | ratio {ref / ours:,.0f}x"
+        f"   [A first {values.first:.12f};"
         f" first call {fmt(setup).strip()} with model setup]"
     )
 

@@ -66,7 +66,9 @@ TOML_KEYS = {
     "threshold": "win rate above which a match scores a point (default 0.500001)",
     "store": "SQLite results file",
     "out": "folder for the reports",
-    "time_limit": "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)",
+    "time_limit": (
+        "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)"
+    ),
 }
 
 
