@@ -405,15 +405,15 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
         top += 1
     while top > 0:
         t = top - 1
-        node = f_node[t]
+        node = np.uint64(f_node[t])  # unsigned indices: numba checks no sign (see _row_sum)
         if f_edge[t] < 0:  # open
             if status[node] != 0:
                 top -= 1  # a duplicate of a node opened elsewhere: done by now
                 continue
             status[node] = 1
             x = f_state[t]
-            seat = node & 1
-            c = c0 + (choice_a[x] if seat == 0 else choice_b[x])
+            seat = node & np.uint64(1)
+            c = c0 + (choice_a[np.uint64(x)] if seat == 0 else choice_b[np.uint64(x)])
             k = roll_kind(params, x, c)
             first = f_edge[t] = edges
             if edges + width > cap or top + width > cap:
@@ -432,8 +432,8 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
                 elif kind == TIE:
                     const += 0.5 * p
                 elif kind == OTHER or kind == SAME:
-                    y = code >> 3
-                    next_seat = seat if kind == SAME else 1 - seat
+                    y = np.uint64(code >> 3)
+                    next_seat = seat if kind == SAME else np.uint64(1) - seat
                     if kind == OTHER:
                         const += p
                     e_node[edges] = next_seat  # its node, once the key is known
@@ -445,7 +445,8 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
             q_keys(params, e_state, e_choice, first, edges, e_key)
             for j in range(first, edges):
                 key = e_key[j]
-                child = e_node[j] = 2 * (e_state[j] if key < 0 else key) + e_node[j]
+                child = np.uint64(2 * (e_state[j] if key < 0 else key) + e_node[j])
+                e_node[j] = child
                 if status[child] == 1:
                     return 0.0, 0.0, float(e_state[j])
                 if status[child] == 0:
@@ -457,7 +458,7 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
             total = f_const[t]
             first = f_edge[t]
             for j in range(first, edges):
-                total += e_prob[j] * value[e_node[j]]
+                total += e_prob[j] * value[np.uint64(e_node[j])]
             value[node] = total
             status[node] = 2
             edges = first
