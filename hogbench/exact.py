@@ -264,8 +264,9 @@ def _resolved_value(
 # two atomic reference-count updates, more than the work of one choice: kernels unpack their
 # tuples once, at the top, and the helpers above are inlined. In the solver's sweep inlined
 # helpers still left reference counting inside the loop (a third of its time, measured), so
-# _solve_span's loops are written out in full. A call to a rule function that takes arrays
-# (resolve_row, q_keys) costs some 100-200 ns whatever it does, which is why they take runs.
+# _solve_span's loops are written out in full. A rule function comes through a pointer and is
+# never inlined: resolving one value per call cost 25 ns, a whole roll per call 5.5 ns a value
+# (measured), which is why resolve_row and q_keys take runs.
 
 
 @kernel(
