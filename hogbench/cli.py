@@ -578,6 +578,7 @@ def tournament(
         float | None,
         typer.Option("--time-limit", help="Seconds a submission may take to answer all states."),
     ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Round robin: every pair in both seatings, standings, matrix; resumable."""
     from pathlib import Path
@@ -602,7 +603,10 @@ def tournament(
     )
     progress = report.PairProgress(err)
     result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
-    report.print_report(out, report.console_report(result, t.out))
+    if as_json:  # the document results.json holds
+        _print_json(report.result_data(result))
+    else:
+        report.print_report(out, report.console_report(result, t.out))
     pairs = "pair" if result.computed == 1 else "pairs"
     err.print(
         f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"

@@ -354,6 +354,19 @@ def test_cli_tournament_prints_standings_and_matrix(tmp_path, files):
     assert bad.exit_code == 2 and "always_rol" in bad.stderr
 
 
+def test_cli_tournament_json_is_the_results_document(tmp_path, files):
+    """--json prints what results.json holds (from the store, here), and no tables."""
+    import json
+
+    args = ["tournament", *BUILTINS, str(files / "good_su21.py"), "--goal", "30"]
+    args += ["--store", str(tmp_path / "s.sqlite"), "-j", "1", "--out", str(tmp_path / "out")]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data == json.loads((tmp_path / "out" / "results.json").read_text())
+    assert "Test Team" in {e["name"] for e in data["standings"]}
+
+
 def hogbench(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "hogbench", *args],
