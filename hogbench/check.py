@@ -92,10 +92,10 @@ def check_file(
         report.lines += _shown(unstable, report)
     report.valid = not illegal and not unstable
     if report.valid:
+        limit = sandbox.SandboxOptions.for_rules(rules, time_limit=time_limit).time_limit
         report.lines.append(
             f"valid: {where} answers all {n} states of {rules.key} with legal moves,"
-            f" deterministically, in {answers.seconds:.2f} s"
-            f" (limit {time_limit or sandbox.default_time_limit(rules):g} s)"
+            f" deterministically, in {answers.seconds:.2f} s (limit {limit:g} s)"
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")
