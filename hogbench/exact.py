@@ -45,18 +45,18 @@ import numpy as np
 from numba import njit, prange, types
 
 from hogbench.errors import HogbenchError
+from hogbench.jit import kernel
 from hogbench.rules.base import (
     OTHER,
-    Q_KEYS_SIGNATURE,
-    RESOLVE_ROW_SIGNATURE,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     SAME,
     TIE,
     WIN,
     GameModel,
     RuleSet,
-    kernel,
+    q_keys_signature,
+    resolve_row_signature,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 TOLERANCE = 1e-14
@@ -77,10 +77,10 @@ _FAST = {"reassoc", "nsz"}
 _i4 = types.int32[::1]
 _i8 = types.int64[::1]
 _f8 = types.float64[::1]
-_roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
-_resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
-_resolve_row_t = types.FunctionType(RESOLVE_ROW_SIGNATURE)
-_q_keys_t = types.FunctionType(Q_KEYS_SIGNATURE)
+_roll_kind_t = types.FunctionType(roll_kind_signature(types))
+_resolve_t = types.FunctionType(resolve_signature(types))
+_resolve_row_t = types.FunctionType(resolve_row_signature(types))
+_q_keys_t = types.FunctionType(q_keys_signature(types))
 
 
 # The rows: choices, row_ptr, row_const, row_to, row_p (see _build_rows). Kernels that need no
@@ -95,14 +95,14 @@ _RULES = types.Tuple(
 _MEMO = types.Tuple((_f8, _i8))  # a choice-value memo: values, and their sweeps (see _memo)
 
 
-@njit(Q_KEYS_SIGNATURE, cache=True)
+@njit(q_keys_signature(types), cache=True)
 def _no_keys(params, states, choices, lo, hi, out):
     """The q_keys of a model that declares none: every (state, choice) is its own."""
     for j in range(lo, hi):
         out[j] = -1
 
 
-@njit(RESOLVE_ROW_SIGNATURE, cache=True)
+@njit(resolve_row_signature(types), cache=True)
 def _no_row(params, state, choice, values, lo, hi, out):
     """The resolve_row of a model that declares none: never called (by_row is false)."""
     return

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from hogbench.cache import cache_root
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
 from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
@@ -58,7 +59,6 @@ from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
 
 WORKER = Path(__file__).with_name("worker.py").resolve()
 SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
-CACHE_ENV = "HOGBENCH_CACHE"
 CACHE_VERSION = 1
 STARTUP_SECONDS = 10.0  # our own start (bwrap, interpreter), not charged to the strategy
 KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
@@ -826,7 +826,7 @@ def format_size(n: int) -> str:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "hogbench") / "tables"
+    return cache_root() / "tables"
 
 
 def source_digest(path: Path) -> str:

@@ -5,6 +5,14 @@ luck between the two seatings. Each turn draws one uniform number and picks the 
 from the rule set's exact outcome distribution, so the simulator and the exact engine are two
 readings of the same model.
 
+Two strategies given as tables play on *rows*: each state's outcomes under that strategy's
+choice, as an alias table (Walker), so a draw is one lookup whatever the number of outcomes.
+Rows are built once per (rule set, table) by a compiled kernel and kept in the disk cache; the
+games themselves run in numpy, all games of a block in step. So a warm duel never loads numba,
+whose start-up (0.7 s) would cost more than the 100,000 games. Models too large for rows
+(hog-su20 with Feral Hogs state, Pig, Big Pig) resolve each draw on the spot in a compiled
+kernel, and strategies that are not tables are called live.
+
 Work is cut into fixed blocks whose seeds are derived in the parent (numpy SeedSequence), so a
 seed gives identical counts whatever the number of jobs. Blocks run through joblib: local
 processes by default, or any joblib backend (Dask, Ray) the caller has set up.
@@ -13,22 +21,25 @@ processes by default, or any joblib backend (Dask, Ray) the caller has set up.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, types
 
+import hogbench
+from hogbench.cache import cache_root
 from hogbench.errors import HogbenchError
+from hogbench.jit import jit, kernel
 from hogbench.rules.base import (
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     SAME,
     TIE,
     WIN,
     RuleSet,
-    kernel,
+    rule_function_types,
 )
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
@@ -36,14 +47,185 @@ from hogbench.rules.base import (
 BLOCK_GAMES = 200_000
 #: A game still running after this many turns is reported, not looped on forever.
 MAX_TURNS = 100_000
+#: Above this many states a duel resolves outcomes on the spot instead of building rows.
+MAX_COMPACT_STATES = 500_000
+#: Changes whenever the rows' layout or meaning does, so older cached rows are not read.
+ROWS_FORMAT = 1
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _MASK = (1 << 64) - 1
+_BITS = 53  # a uniform is a 53-bit integer U, the number U / 2**53 in [0, 1)
+_ONE = 1 << _BITS
 
 
-@njit(cache=True, inline="always")
+# -- rows: one strategy's outcome distribution at every state, as alias tables ------------------
+@dataclass(frozen=True)
+class Rows:
+    """State x's outcomes sit in slots ptr[x]..ptr[x+1]-1, one slot per outcome (Walker's alias
+    method). A draw U picks slot s = ptr[x] + (U * width) >> 53 and keeps the slot's own outcome
+    codes[s, 0] when the rest, (U * width) mod 2**53, is below keep[s], else takes codes[s, 1]."""
+
+    start: int
+    ptr: np.ndarray  # int64[n_states + 1]
+    keep: np.ndarray  # uint64[slots], in units of 2**-53
+    codes: np.ndarray  # int64[slots, 2], outcome(next_state, kind)
+
+
+def _rows_signature(t):
+    roll_kind, resolve = rule_function_types(t)
+    i8 = t.int64[::1]
+    returns = t.Tuple((i8, t.uint64[::1], t.int64[:, ::1]))
+    return returns(roll_kind, resolve, i8, i8, i8, t.float64[::1], i8, i8)
+
+
+@kernel(_rows_signature)
+def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, observation, table):
+    """Rows (ptr, keep, codes) for the strategy TABLE; see Rows.
+
+    Vose's construction: each of a row's W slots holds 1/W of the probability, made of its own
+    outcome (share keep) topped up from one outcome with more than 1/W (its alias)."""
+    n = len(observation)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    for x in range(n):
+        k = roll_kind(params, x, table[observation[x]])
+        ptr[x + 1] = ptr[x] + dist_ptr[k + 1] - dist_ptr[k]
+    keep = np.empty(ptr[n], dtype=np.uint64)
+    codes = np.empty((ptr[n], 2), dtype=np.int64)
+    width_max = 1
+    for k in range(len(dist_ptr) - 1):
+        width_max = max(width_max, dist_ptr[k + 1] - dist_ptr[k])
+    scaled = np.empty(width_max, dtype=np.float64)
+    small = np.empty(width_max, dtype=np.int64)
+    large = np.empty(width_max, dtype=np.int64)
+    for x in range(n):
+        c = table[observation[x]]
+        k = roll_kind(params, x, c)
+        lo, width, base = dist_ptr[k], dist_ptr[k + 1] - dist_ptr[k], ptr[x]
+        n_small = n_large = 0
+        for i in range(width):
+            code = resolve(params, x, c, dist_value[lo + i])
+            codes[base + i, 0] = code
+            codes[base + i, 1] = code
+            keep[base + i] = _ONE
+            scaled[i] = dist_prob[lo + i] * width
+            if scaled[i] < 1.0:
+                small[n_small] = i
+                n_small += 1
+            else:
+                large[n_large] = i
+                n_large += 1
+        while n_small > 0 and n_large > 0:
+            n_small -= 1
+            s = small[n_small]
+            g = large[n_large - 1]
+            keep[base + s] = np.uint64(scaled[s] * _ONE + 0.5)
+            codes[base + s, 1] = codes[base + g, 0]
+            scaled[g] -= 1.0 - scaled[s]
+            if scaled[g] < 1.0:  # g now has less than a slot: it fills its own slot partly
+                n_large -= 1
+                small[n_small] = g
+                n_small += 1
+        # What is left holds a full slot up to rounding, and keeps it.
+    return ptr, keep, codes
+
+
+def _rule_digest(rules: RuleSet) -> str:
+    """Hash of the code that defines the rule set's model: its module and the shared base."""
+    h = hashlib.sha256()
+    for module in (type(rules).__module__, "hogbench.rules.base"):
+        with open(sys.modules[module].__file__, "rb") as source:
+            h.update(source.read())
+    return h.hexdigest()
+
+
+def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
+    """The rows of one strategy table, from the disk cache or built; None for models too large.
+
+    The cache key covers the rules' source, so rows never outlive the rules they came from.
+    """
+    key = hashlib.sha256(
+        f"{ROWS_FORMAT}:{hogbench.__version__}:{_rule_digest(rules)}:{rules.key}:".encode()
+        + table.tobytes()
+    ).hexdigest()[:32]
+    path = cache_root() / "rows" / f"{key}.npz"
+    try:
+        with np.load(path) as saved:
+            return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
+    except (OSError, ValueError, KeyError):
+        pass  # not cached yet, or unreadable: build it
+    m = rules.model
+    if m.n_states > MAX_COMPACT_STATES:
+        return None
+    ptr, keep, codes = _alias_rows(
+        m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob,
+        m.observation, table,
+    )  # fmt: skip
+    temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(temporary, start=m.start, ptr=ptr, keep=keep, codes=codes)
+        os.replace(temporary, path)  # readers never see half an entry
+    except OSError:
+        temporary.unlink(missing_ok=True)
+    return Rows(m.start, ptr, keep, codes)
+
+
+# -- the numpy engine, on rows -------------------------------------------------------------------
+def _splitmix(state: np.ndarray) -> np.ndarray:
+    """Advance each SplitMix64 stream in STATE in place; return its next 53-bit integers."""
+    state += _GOLDEN
+    z = state ^ (state >> np.uint64(30))
+    z *= _MIX1
+    z ^= z >> np.uint64(27)
+    z *= _MIX2
+    z ^= z >> np.uint64(31)
+    z >>= np.uint64(64 - _BITS)
+    return z
+
+
+def _play_rows(rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int) -> np.ndarray:
+    """Play N_GAMES games, pair i on stream seeds[i], A first in even games.
+
+    All unfinished games take a turn together. Both players' rows are stacked: a state x with
+    B to move is row n + x. Returns counts[seat, (A won, A lost, tie, unfinished)].
+    """
+    n = len(rows_a.ptr) - 1
+    ptr = np.concatenate([rows_a.ptr[:-1], rows_b.ptr + rows_a.ptr[-1]]).astype(np.uint64)
+    width = np.diff(ptr)
+    ptr = ptr[:-1]
+    keep = np.concatenate([rows_a.keep, rows_b.keep])
+    codes = np.concatenate([rows_a.codes, rows_b.codes]).reshape(-1)
+    game = np.arange(n_games)
+    seat = game % 2
+    rng = seeds[game // 2]  # a copy: the streams advance in place
+    a_moves = seat == 0
+    row = np.where(a_moves, rows_a.start, n + rows_a.start)
+    result = np.full(n_games, 3, dtype=np.int64)
+    for _ in range(MAX_TURNS):
+        if len(game) == 0:
+            break
+        draw = _splitmix(rng) * width[row]
+        slot = ptr[row] + (draw >> np.uint64(_BITS))
+        code = codes[2 * slot + ((draw & np.uint64(_ONE - 1)) >= keep[slot])]
+        kind = code & 7
+        a_moves ^= kind == OTHER
+        row = (code >> 3) + np.where(a_moves, 0, n)
+        over = kind > SAME
+        if over.any():
+            ended = np.flatnonzero(over)
+            kind, mover_a = kind[ended], a_moves[ended]
+            result[game[ended]] = np.where(kind == TIE, 2, np.where((kind == WIN) == mover_a, 0, 1))
+            going = ~over
+            game, rng, row, a_moves = game[going], rng[going], row[going], a_moves[going]
+    counts = np.zeros((2, 4), dtype=np.int64)
+    np.add.at(counts, (seat, result), 1)
+    return counts
+
+
+# -- the compiled engine, for models too large for rows ------------------------------------------
+@jit(inline="always")
 def _next_uniform(state):
     """SplitMix64: a tiny counter-based generator, so each game pair replays its own stream."""
     state = state + _GOLDEN
@@ -54,7 +236,7 @@ def _next_uniform(state):
     return state, (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@jit()
 def _finish(kind, a_moves):
     """Column of the counts table for a finished game: 0 A won, 1 A lost, 2 tie."""
     if kind == TIE:
@@ -62,69 +244,13 @@ def _finish(kind, a_moves):
     return 0 if (kind == WIN) == a_moves else 1
 
 
-#: The model as the kernels take it: rule functions, their parameters and the roll distributions.
-MODEL_TYPE = types.Tuple(
-    (
-        types.FunctionType(ROLL_KIND_SIGNATURE),
-        types.FunctionType(RESOLVE_SIGNATURE),
-        types.int64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.float64[::1],
-    )
-)
-_rows_t = types.Tuple((types.int64[::1], types.float64[:, ::1], types.float64[:, ::1]))
+def _model_type(t):
+    """The model as the kernels take it: rule functions, their parameters and distributions."""
+    i8 = t.int64[::1]
+    return t.Tuple((*rule_function_types(t), i8, i8, i8, t.float64[::1]))
 
 
-@kernel(_rows_t(MODEL_TYPE, types.int64[::1], types.int64[::1]))
-def _rows_for_table(g, observation, table):
-    """One strategy's outcomes at every state, likeliest first: (ptr, packed).
-
-    packed[j] = (cumulative probability, outcome code). A duel takes one choice per state for
-    each player, so resolving just those is cheaper than the model's full transitions and stays
-    in cache; the pairs put each draw's data on one cache line, and likeliest-first shortens the
-    search for the drawn outcome.
-    """
-    roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g
-    n = len(observation)
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    for x in range(n):
-        k = roll_kind(params, x, table[observation[x]])
-        ptr[x + 1] = ptr[x] + dist_ptr[k + 1] - dist_ptr[k]
-    packed = np.empty((ptr[n], 2), dtype=np.float64)
-    for x in range(n):
-        c = table[observation[x]]
-        k = roll_kind(params, x, c)
-        lo = dist_ptr[k]
-        order = np.argsort(-dist_prob[lo : dist_ptr[k + 1]], kind="mergesort")
-        acc = 0.0
-        for i in range(len(order)):
-            acc += dist_prob[lo + order[i]]
-            packed[ptr[x] + i, 0] = acc
-            # exact as a float: outcome codes are far below 2**53
-            packed[ptr[x] + i, 1] = resolve(params, x, c, dist_value[lo + order[i]])
-        packed[ptr[x + 1] - 1, 0] = 1.0
-    # The likeliest outcome of every state, apart: small enough to stay in the nearest cache,
-    # and most draws end there (a Hog roll of six dice is a 1 two times in three).
-    head = np.empty((n, 2), dtype=np.float64)
-    for x in range(n):
-        head[x] = packed[ptr[x]]
-    return ptr, packed, head
-
-
-@njit(cache=True, inline="always")
-def _draw(ptr, packed, head, x, u):
-    """The outcome code at state X for the uniform draw U, from compact rows."""
-    if u < head[x, 0]:
-        return np.int64(head[x, 1])
-    j = ptr[x] + 1
-    last = ptr[x + 1] - 1
-    while j < last and u >= packed[j, 0]:
-        j += 1
-    return np.int64(packed[j, 1])
-
-
-@njit(cache=True)
+@jit()
 def _draw_direct(g, x, c, u):
     """The outcome code of choice C at state X for draw U, resolving it on the spot."""
     roll_kind, resolve, params, dist_ptr, dist_value, dist_prob = g
@@ -138,33 +264,19 @@ def _draw_direct(g, x, c, u):
     return resolve(params, x, c, dist_value[j])
 
 
-@kernel(
-    types.void(
-        MODEL_TYPE,
-        _rows_t,
-        _rows_t,
-        types.int64[::1],
-        types.int64,
-        types.int64[::1],
-        types.int64[::1],
-        types.uint64[::1],
-        types.int64,
-        types.int64,
-        types.int64[:, ::1],
-    ),
-)
-def _play_tables(
-    g, rows_a, rows_b, observation, start, table_a, table_b, seeds, n_games, max_turns, counts
-):
+def _play_direct_signature(t):
+    i8 = t.int64[::1]
+    return t.void(
+        _model_type(t), i8, t.int64, i8, i8, t.uint64[::1], t.int64, t.int64, t.int64[:, ::1]
+    )
+
+
+@kernel(_play_direct_signature)
+def _play_direct(g, observation, start, table_a, table_b, seeds, n_games, max_turns, counts):
     """Play N_GAMES games, pair i on stream seeds[i], A first in even games; add to COUNTS.
 
     counts[seat, column]: seat 0 = A moved first; columns A won, A lost, tie, unfinished.
-    ROWS_A/ROWS_B are compact rows (ptr, codes, cum) or empty, then outcomes are resolved on
-    the spot.
     """
-    compact = len(rows_a[0]) > 1
-    ptr_a, packed_a, head_a = rows_a
-    ptr_b, packed_b, head_b = rows_b
     for i in range(len(seeds)):
         for seat in range(2):
             if 2 * i + seat >= n_games:
@@ -175,13 +287,8 @@ def _play_tables(
             column = 3
             for _ in range(max_turns):
                 rng, u = _next_uniform(rng)
-                if compact and a_moves:
-                    code = _draw(ptr_a, packed_a, head_a, x, u)
-                elif compact:
-                    code = _draw(ptr_b, packed_b, head_b, x, u)
-                else:
-                    table = table_a if a_moves else table_b
-                    code = _draw_direct(g, x, table[observation[x]], u)
+                table = table_a if a_moves else table_b
+                code = _draw_direct(g, x, table[observation[x]], u)
                 kind = code & 7
                 if kind == OTHER:
                     x = code >> 3
@@ -266,22 +373,16 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
     from contextlib import ExitStack
 
     rules = _cached_rules(rules.name, rules.goal, tuple(sorted(rules.options.items())))
-    m = rules.model
     if a[0] == "table" and b[0] == "table":
         table_a, table_b = _table(a[1]), _table(b[1])
+        rows_a = table_rows(rules, table_a)
+        if rows_a is not None:
+            return _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games)
+        m = rules.model
         counts = np.zeros((2, 4), dtype=np.int64)
-        _play_tables(
-            _model_tuple(m),
-            _rows(m, table_a),
-            _rows(m, table_b),
-            m.observation,
-            m.start,
-            table_a,
-            table_b,
-            seeds,
-            n_games,
-            MAX_TURNS,
-            counts,
+        model = (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
+        _play_direct(
+            model, m.observation, m.start, table_a, table_b, seeds, n_games, MAX_TURNS, counts
         )
         return counts
     with ExitStack() as stack:
@@ -298,22 +399,6 @@ def _cached_rules(name: str, goal: int, options: tuple) -> RuleSet:
 
 def _table(choices: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(choices, dtype=np.int64)
-
-
-#: Above this many states a duel resolves outcomes on the spot instead of tabling them.
-MAX_COMPACT_STATES = 500_000
-
-
-def _rows(m, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Compact rows for one table, or empty arrays for models too large to tabulate."""
-    if m.n_states > MAX_COMPACT_STATES:
-        return np.zeros(1, np.int64), np.zeros((0, 2), np.float64), np.zeros((0, 2), np.float64)
-    return _rows_for_table(_model_tuple(m), m.observation, table)
-
-
-def _model_tuple(m) -> tuple:
-    """The model as the compiled kernels take it (see MODEL_TYPE)."""
-    return (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
 
 
 @dataclass(frozen=True)

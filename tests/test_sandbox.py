@@ -221,7 +221,7 @@ def test_good_file_loads_after_bad_ones_and_is_cached(arena, bwrap, monkeypatch)
 
 
 def test_corrupted_cache_entries_are_ignored(tmp_path, bwrap, monkeypatch):
-    monkeypatch.setenv(sandbox.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))
     rules = get_rules("hog-su21", 10)
     spec = str(FILES / "good_su21.py")
     first = load_entrant(spec, rules)

@@ -1,6 +1,8 @@
 """The Monte Carlo engine: agreement with an independent exact value, and seeding."""
 
+import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ import pytest
 from hogbench import simulate
 from hogbench.rules import get_rules
 from hogbench.tables import tabulate
-from tests.reference import su21_win_probability
+from tests.reference import sow_sad_distribution, su21_win_probability
 
 
 def cutoff_strategy(score, opponent_score):
@@ -19,8 +21,11 @@ def always5(score, opponent_score):
     return 5
 
 
+@pytest.mark.parametrize("engine", ["rows", "direct"])
 @pytest.mark.parametrize("goal", [25, 40])
-def test_monte_carlo_agrees_with_plain_recursion(goal):
+def test_monte_carlo_agrees_with_plain_recursion(goal, engine, monkeypatch):
+    if engine == "direct":  # the compiled engine that large models use
+        monkeypatch.setattr(simulate, "MAX_COMPACT_STATES", 0)
     rules = get_rules("hog-su21", goal)
     a = ("table", tabulate(cutoff_strategy, rules, "a").choices)
     b = ("table", tabulate(always5, rules, "b").choices)
@@ -72,3 +77,67 @@ def test_pairs_share_a_dice_stream():
     t = ("table", np.full(100 * 100, 5, dtype=np.int64))
     counts = simulate.simulate(rules, t, t, 2000, seed=3)
     assert counts[0, 0] == counts[1, 1] and counts[0, 1] == counts[1, 0]
+
+
+def test_rows_hold_each_states_outcome_distribution():
+    """Alias rows give every outcome the probability the course's rules give it."""
+    goal = 30
+    rules = get_rules("hog-su21", goal)
+    table = tabulate(cutoff_strategy, rules, "a").choices
+    rows = simulate.table_rows(rules, table)
+    dists = {n: sow_sad_distribution(n) for n in (3,)}
+    for score in range(goal):
+        for opponent in range(goal):
+            x = score * goal + opponent
+            lo, hi = rows.ptr[x], rows.ptr[x + 1]
+            got: dict[int, float] = {}
+            for s in range(lo, hi):
+                own = int(rows.keep[s]) / 2**53 / (hi - lo)
+                for code, p in ((rows.codes[s, 0], own), (rows.codes[s, 1], 1 / (hi - lo) - own)):
+                    got[int(code)] = got.get(int(code), 0.0) + p
+            want: dict[int, float] = {}
+            n = cutoff_strategy(score, opponent)
+            piggy = abs((opponent // 10) % 10 - opponent % 10) + 4
+            for points, p in ({piggy: 1.0} if n == 0 else dists[n]).items():
+                new = score + points
+                if new >= goal:
+                    code = 2  # the mover won
+                elif _more_boar(new, opponent):
+                    code = (new * goal + opponent) * 8 + 1  # the mover again
+                else:
+                    code = (opponent * goal + new) * 8  # the opponent's turn
+                want[code] = want.get(code, 0.0) + p
+            assert got.keys() >= want.keys()
+            for code in got:
+                assert got[code] == pytest.approx(want.get(code, 0.0), abs=1e-12), (x, code)
+
+
+def _more_boar(player, opponent):
+    p, o = [int(d) for d in str(player)], [int(d) for d in str(opponent)]
+    return min(p) < min(o) and max(p) > max(o)
+
+
+def test_a_warm_duel_runs_without_numba(tmp_path):
+    """numba's start-up costs more than a duel: once rows are cached, a duel never loads it."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HOGBENCH_CACHE": str(tmp_path)}
+    duel = ["duel", "always_roll:5", "more_boar_strategy", "-n", "2000", "--seed", "3", "--json"]
+    script = (
+        "import sys\n"
+        "from hogbench.cli import main\n"
+        f"sys.argv = ['hogbench', *{duel!r}]\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('numba loaded' if 'numba' in sys.modules else 'no numba')\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    assert runs[0].stdout.strip().endswith("numba loaded")  # building the rows needs it
+    assert runs[1].stdout.strip().endswith("no numba")
+    first, second = (json.loads(r.stdout[: r.stdout.rindex("}") + 1]) for r in runs)
+    assert first["wins"] == second["wins"] and first["games"] == 2000

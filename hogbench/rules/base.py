@@ -10,8 +10,8 @@ It defines its game once, as
 
 The model is factored so that large state spaces stay small in memory: a choice at a state picks a
 *roll kind* (a small probability distribution over turn values, tabulated once), and ``resolve``
-maps (state, choice, value) to the next state. Both are numba functions with fixed signatures so
-the engines can take them as arguments and still be cached on disk.
+maps (state, choice, value) to the next state. Both are compiled functions (``hogbench.jit``)
+with fixed signatures so the engines can take them as arguments and still be cached on disk.
 """
 
 from __future__ import annotations
@@ -19,20 +19,14 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from hogbench.errors import IllegalChoice, UsageError
-
-# Rule sets hand their compiled functions to the engines as first-class function values, which
-# numba still labels experimental; the feature is what keeps the engines generic and cached.
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+from hogbench.jit import compiled, jit, kernel
 
 # Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
 OTHER = 0  # the other player moves next, at next_state (seen from their side)
@@ -41,45 +35,31 @@ WIN = 2  # the player who moved has won
 LOSE = 3  # the player who moved has lost
 TIE = 4  # the game is over and tied
 
-ROLL_KIND_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64)
-RESOLVE_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64, types.int64)
-#: (params, state, choice, values, lo, hi, out): out[d - lo] = resolve(params, state, choice,
-#: values[d]) for lo <= d < hi
-RESOLVE_ROW_SIGNATURE = types.void(
-    types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64, types.int64,
-    types.int64[::1],
-)  # fmt: skip
-#: (params, states, choices, lo, hi, out): out[j] = the key of (states[j], choices[j]) for
-#: lo <= j < hi
-Q_KEYS_SIGNATURE = types.void(
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64, types.int64,
-    types.int64[::1],
-)  # fmt: skip
+
+# The rule functions' signatures, as functions of ``numba.types`` (see ``hogbench.jit``).
+def roll_kind_signature(t):
+    """(params, state, choice) -> row of the distribution table."""
+    return t.int64(t.int64[::1], t.int64, t.int64)
 
 
-class Kernel:
-    """A compiled function loaded from numba's disk cache (or compiled, with its signature) at
-    its first call rather than at import: loading costs about 0.1 s a function, and a command
-    uses a few of the many there are. The explicit signature is what lets the disk cache serve
-    kernels that take compiled functions as arguments."""
-
-    def __init__(self, func: Callable, signature: Any, options: dict) -> None:
-        self.func, self.signature, self.options = func, signature, options
-        self.compiled = None
-        functools.update_wrapper(self, func)
-
-    def __call__(self, *args: Any) -> Any:
-        if self.compiled is None:
-            self.compiled = njit(self.signature, cache=True, **self.options)(self.func)
-        return self.compiled(*args)
+def resolve_signature(t):
+    """(params, state, choice, value) -> outcome(next_state, kind)."""
+    return t.int64(t.int64[::1], t.int64, t.int64, t.int64)
 
 
-def kernel(signature: Any, **options: Any) -> Callable[[Callable], Kernel]:
-    """Decorate a function called from Python as a Kernel with this signature."""
-    return lambda func: Kernel(func, signature, options)
+def resolve_row_signature(t):
+    """(params, state, choice, values, lo, hi, out): out[d - lo] = resolve(params, state,
+    choice, values[d]) for lo <= d < hi."""
+    return t.void(t.int64[::1], t.int64, t.int64, t.int64[::1], t.int64, t.int64, t.int64[::1])
 
 
-@njit(cache=True, inline="always")
+def q_keys_signature(t):
+    """(params, states, choices, lo, hi, out): out[j] = the key of (states[j], choices[j]) for
+    lo <= j < hi."""
+    return t.void(t.int64[::1], t.int64[::1], t.int64[::1], t.int64, t.int64, t.int64[::1])
+
+
+@jit(inline="always")
 def outcome(next_state: int, kind: int) -> int:
     """Pack a successor state and an outcome kind into one int64."""
     return next_state * 8 + kind
@@ -98,7 +78,7 @@ def divider(d: int, below: int) -> int:
     return m
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def fast_divide(n: int, d: int, multiplier: int) -> int:
     """n // d, for 0 <= n below the bound ``divider`` was given, by a multiply and a shift: a
     division by a number known only at run time (the goal) takes tens of cycles, and the
@@ -141,6 +121,11 @@ class GameModel:
     #: True when no outcome stays in its level (every move leads to a level solved before):
     #: the solver may then take a level's states in any order, several at once.
     independent_levels: bool = False
+
+    def __post_init__(self) -> None:
+        # The engines take numba dispatchers; a rule module names them before numba is loaded.
+        for name in ("roll_kind", "resolve", "q_keys", "resolve_row"):
+            object.__setattr__(self, name, compiled(getattr(self, name)))
 
     @functools.cached_property
     def transitions(self) -> Transitions:
@@ -195,13 +180,17 @@ class Transitions:
         return len(self.row_ptr) > 1
 
 
-_roll_kind_t = types.FunctionType(ROLL_KIND_SIGNATURE)
-_resolve_t = types.FunctionType(RESOLVE_SIGNATURE)
+def rule_function_types(t):
+    """numba types of the roll_kind and resolve functions the transition kernels take."""
+    return t.FunctionType(roll_kind_signature(t)), t.FunctionType(resolve_signature(t))
 
 
-@kernel(
-    types.int64(_roll_kind_t, types.int64[::1], types.int64, types.int64[::1], types.int64[::1]),
-)
+def _count_transitions_signature(t):
+    roll_kind, _ = rule_function_types(t)
+    return t.int64(roll_kind, t.int64[::1], t.int64, t.int64[::1], t.int64[::1])
+
+
+@kernel(_count_transitions_signature)
 def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
     total = 0
     for x in range(n_states):
@@ -211,21 +200,12 @@ def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
     return total
 
 
-@kernel(
-    types.void(
-        _roll_kind_t,
-        _resolve_t,
-        types.int64[::1],
-        types.int64,
-        types.int64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.float64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.float64[::1],
-    ),
-)
+def _fill_transitions_signature(t):
+    i8, f8 = t.int64[::1], t.float64[::1]
+    return t.void(*rule_function_types(t), i8, t.int64, i8, i8, i8, f8, i8, i8, f8)
+
+
+@kernel(_fill_transitions_signature)
 def _fill_transitions(
     roll_kind,
     resolve,

@@ -57,15 +57,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from hogbench.dice import make_fair_dice, make_test_dice, six_sided  # noqa: F401
 from hogbench.errors import UsageError
+from hogbench.jit import jit
 from hogbench.rules.base import (
     LOSE,
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     SAME,
     TIE,
     WIN,
@@ -75,6 +73,8 @@ from hogbench.rules.base import (
     distribution_table,
     levels_by_key,
     outcome,
+    resolve_signature,
+    roll_kind_signature,
 )
 from hogbench.rules.pig import HOLD, ROLL, wants_roll
 
@@ -85,7 +85,7 @@ GOAL_SCORE = 100
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def roll_points(die1: int, die2: int) -> int:
     """Points one roll of the pair adds to the turn total; 0 for Big Pig, which loses it.
 
@@ -101,7 +101,7 @@ def roll_points(die1: int, die2: int) -> int:
     return die1 + die2
 
 
-@njit(cache=True)
+@jit()
 def game_over(score0: int, score1: int, goal: int) -> bool:
     """At the end of a round: the game ends when at least one player has GOAL or more."""
     return score0 >= goal or score1 >= goal
@@ -190,13 +190,13 @@ def hold_at(n: int) -> Callable:
 ROLL_ROW, HOLD_ROW = 0, 1
 
 
-@njit(cache=True)
+@jit()
 def _state(params, seat, score, opponent, turn_total):
     cap = params[1]
     return (seat * params[0] + score) * (cap + 1) * cap + opponent * cap + turn_total
 
 
-@njit(cache=True)
+@jit()
 def _decode(params, state):
     goal, cap = params[0], params[1]
     turn_total = state % cap
@@ -207,7 +207,7 @@ def _decode(params, state):
     return seat, score, opponent, turn_total, live
 
 
-@njit(cache=True)
+@jit()
 def _end_turn(params, seat, final, opponent):
     """The outcome once the mover's turn ends with score FINAL."""
     goal = params[0]
@@ -220,7 +220,7 @@ def _end_turn(params, seat, final, opponent):
     return outcome(_state(params, 0, opponent, final, 0), OTHER)
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     seat, score, opponent, turn_total, live = _decode(params, state)
     if live and (choice == ROLL or turn_total == 0):
@@ -228,7 +228,7 @@ def _roll_kind(params, state, choice):
     return HOLD_ROW
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     cap = params[1]
     seat, score, opponent, turn_total, live = _decode(params, state)

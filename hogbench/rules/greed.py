@@ -43,14 +43,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from hogbench.errors import IllegalChoice, UsageError
+from hogbench.jit import jit
 from hogbench.rules.base import (
     LOSE,
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     TIE,
     WIN,
     Builtin,
@@ -58,6 +56,8 @@ from hogbench.rules.base import (
     RuleSet,
     levels_by_key,
     outcome,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 GOAL_SCORE = 100
@@ -101,7 +101,7 @@ def roll_dice(num_dice: int, dice: Callable[[], int] = zero_to_five) -> list[int
     return [dice() for _ in range(num_dice)]
 
 
-@njit(cache=True)
+@jit()
 def winner(score1: int, score2: int, goal: int = GOAL_SCORE) -> int:
     """Who has won once the game is over: 1, 2, or 3 for a tie.
 
@@ -250,7 +250,7 @@ def myStrategy(myscore, theirscore, last):  # noqa: N802  (the course's name)
 # the pairs, larger score sums first.
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     goal, last_at = params[0], params[1]
     if choice == 0:
@@ -263,7 +263,7 @@ def _roll_kind(params, state, choice):
     return 1 + (choice - 1) * (goal + 1) + goal - mine
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[0]
     side = goal + 1

@@ -42,7 +42,6 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from numba import njit
 
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
@@ -51,11 +50,10 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
 from hogbench.rules.base import (
     LOSE,
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     WIN,
     Builtin,
     GameModel,
@@ -66,6 +64,8 @@ from hogbench.rules.base import (
     distribution_table,
     levels_by_key,
     outcome,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 GOAL_SCORE = 100
@@ -309,7 +309,7 @@ GOAL, PORK, SCORE_ROWS, BACON_AT, WILD_AT, SWAP_AT = range(6)
 HEADER = 6
 
 
-@njit(cache=True)
+@jit()
 def _decode(params, state):
     """(scores index, mover_used, opponent_used) of a state."""
     if params[PORK]:
@@ -317,14 +317,14 @@ def _decode(params, state):
     return state, 0, 0
 
 
-@njit(cache=True)
+@jit()
 def _encode(params, scores, mover_used, opponent_used):
     if params[PORK]:
         return (scores << 2) | (mover_used << 1) | opponent_used
     return scores
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     scores, used, _ = _decode(params, state)
     if choice == 0:
@@ -336,7 +336,7 @@ def _roll_kind(params, state, choice):
     return choice - 1 + (WILD_KINDS if params[params[WILD_AT] + scores] else 0)
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[GOAL]
     scores, used, opponent_used = _decode(params, state)

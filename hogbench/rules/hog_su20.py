@@ -36,7 +36,6 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from numba import njit
 
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
@@ -46,13 +45,10 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
 from hogbench.rules.base import (
     LOSE,
     OTHER,
-    Q_KEYS_SIGNATURE,
-    RESOLVE_ROW_SIGNATURE,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     WIN,
     Builtin,
     GameModel,
@@ -64,6 +60,10 @@ from hogbench.rules.base import (
     fast_divide,
     levels_by_key,
     outcome,
+    q_keys_signature,
+    resolve_row_signature,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 GOAL_SCORE = 100
@@ -252,12 +252,12 @@ GOAL, FERAL, SCORE_ROWS, BACON_AT, FERAL_AT, SWAP_AT, GOAL_DIVIDER, AREA_DIVIDER
 HEADER = 8
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     return ZERO_DICE_KIND if choice == 0 else choice - 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _turn(params, score, opponent, choice, value, previous):
     """One turn from the mover's side: (mover's score, opponent's score, points for Feral Hogs).
 
@@ -273,7 +273,7 @@ def _turn(params, score, opponent, choice, value, previous):
     return score, opponent, points
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _decode(params, state):
     """(score, opponent's score, previous, opponent's previous) at STATE; the previous-points
     buckets are -1 when Feral Hogs is off."""
@@ -289,7 +289,7 @@ def _decode(params, state):
     return score, opponent, -1, -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value):
     """The model's outcome of a turn from a decoded state."""
     goal = params[GOAL]
@@ -304,13 +304,13 @@ def _turn_outcome(params, score, opponent, previous, opponent_previous, choice, 
     return outcome(following, OTHER)
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     score, opponent, previous, opponent_previous = _decode(params, state)
     return _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value)
 
 
-@njit(RESOLVE_ROW_SIGNATURE, cache=True)
+@jit(resolve_row_signature)
 def _resolve_row(params, state, choice, values, lo, hi, out):
     """_resolve for a whole roll, decoding the state once."""
     score, opponent, previous, opponent_previous = _decode(params, state)
@@ -320,7 +320,7 @@ def _resolve_row(params, state, choice, values, lo, hi, out):
         )
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _q_key(params, score, opponent, previous, opponent_previous, choice):
     """A key for the exact engine (Feral Hogs on), of a decoded state: Feral Hogs changes a
     turn only through the points it adds, so a choice's outcomes depend on the mover's score
@@ -332,7 +332,7 @@ def _q_key(params, score, opponent, previous, opponent_previous, choice):
     return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
 
 
-@njit(Q_KEYS_SIGNATURE, cache=True)
+@jit(q_keys_signature)
 def _q_keys(params, states, choices, lo, hi, out):
     """The exact engine's keys for a run of (state, choice) pairs, one call for many; a run
     often holds one state with every choice, decoded once."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from numba import njit
 
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
@@ -35,10 +34,9 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
 from hogbench.rules.base import (
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     SAME,
     WIN,
     Builtin,
@@ -49,6 +47,8 @@ from hogbench.rules.base import (
     distribution_table,
     levels_by_key,
     outcome,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 GOAL_SCORE = 100
@@ -78,7 +78,7 @@ def roll_dice(num_rolls, dice=six_sided):
     return sow_sad([dice() for _ in range(num_rolls)])
 
 
-@njit(cache=True)
+@jit()
 def piggy_points(score):
     """Return the points scored by rolling 0 dice according to Piggy Points.
 
@@ -102,7 +102,7 @@ def take_turn(num_rolls, opponent_score, dice=six_sided, goal=GOAL_SCORE):
     return roll_dice(num_rolls, dice)
 
 
-@njit(cache=True)
+@jit()
 def smallest_and_largest_digit(n):
     """The smallest and largest decimal digit of N >= 0 (7 has the single digit 7)."""
     smallest, largest = n % 10, n % 10
@@ -115,7 +115,7 @@ def smallest_and_largest_digit(n):
     return smallest, largest
 
 
-@njit(cache=True)
+@jit()
 def more_boar(player_score, opponent_score):
     """Return whether the player gets an extra turn.
 
@@ -197,12 +197,12 @@ MAX_DICE = 10
 ZERO_DICE_KIND = MAX_DICE  # the roll-kind row for rolling 0 dice (one value, 0, certain)
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     return ZERO_DICE_KIND if choice == 0 else choice - 1
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[0]
     score, opponent = state // goal, state % goal

@@ -39,14 +39,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from hogbench.dice import make_fair_dice, make_test_dice, six_sided  # noqa: F401
 from hogbench.errors import IllegalChoice
+from hogbench.jit import jit
 from hogbench.rules.base import (
     OTHER,
-    RESOLVE_SIGNATURE,
-    ROLL_KIND_SIGNATURE,
     SAME,
     WIN,
     Builtin,
@@ -55,6 +53,8 @@ from hogbench.rules.base import (
     distribution_table,
     levels_by_key,
     outcome,
+    resolve_signature,
+    roll_kind_signature,
 )
 
 GOAL_SCORE = 100
@@ -71,7 +71,7 @@ def coin() -> int:
     return random.randint(0, 1)
 
 
-@njit(cache=True)
+@jit()
 def roll_points(outcome: int, piglet: bool) -> int:
     """Points one roll adds to the turn total, 0 when it loses the turn total and ends the turn.
 
@@ -83,7 +83,7 @@ def roll_points(outcome: int, piglet: bool) -> int:
     return 0 if outcome == 1 else outcome
 
 
-@njit(cache=True)
+@jit()
 def holding_wins(score: int, turn_total: int, goal: int) -> bool:
     """The first player to reach the goal wins: holding now would reach it."""
     return score + turn_total >= goal
@@ -207,7 +207,7 @@ def keep_pace_end_race(goal: int = GOAL_SCORE) -> Callable:
 ROLL_ROW, HOLD_ROW = 0, 1
 
 
-@njit(ROLL_KIND_SIGNATURE, cache=True)
+@jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
     goal = params[0]
     turn_total = state % goal
@@ -217,7 +217,7 @@ def _roll_kind(params, state, choice):
     return ROLL_ROW if choice == ROLL or turn_total == 0 else HOLD_ROW
 
 
-@njit(RESOLVE_SIGNATURE, cache=True)
+@jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[0]
     turn_total = state % goal

@@ -1,0 +1,100 @@
+"""Compiled functions that cost nothing until a command needs them.
+
+numba takes about 0.4 s to import and 0.3 s more to set up its compiler the first time it
+compiles or loads anything. A warm Monte Carlo duel needs neither (it plays on cached rows with
+numpy), so no module that a duel imports may import numba. Functions are therefore decorated
+with ``jit`` or ``kernel`` from here, which record them and compile nothing.
+
+The first time a compiled function is asked for (a kernel is called, or a model hands its rule
+functions to an engine), numba is imported and every recorded function becomes a numba
+dispatcher, swapped into the module namespaces that name it, so compiled code calls compiled
+code. Until then a ``jit`` function called from Python is the plain Python function it was
+written as: same arithmetic on the same small integers, so the course functions answer the
+same either way.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+# Rule sets hand their compiled functions to the engines as first-class function values, which
+# numba still labels experimental; it is what keeps the engines generic and cached.
+warnings.filterwarnings("ignore", message=".*[Ff]irst-class function type")
+
+#: Every decorated function, in definition order; swapped for dispatchers on first need.
+_recorded: list[Compiled] = []
+_swapped = 0  # how many of _recorded have been swapped into their namespaces
+
+
+class Compiled:
+    """A function numba will compile. SIGNATURE is None, a numba signature, or a function of
+    ``numba.types`` giving one (so that a module need not import numba to declare it).
+
+    An explicit signature is what lets numba's disk cache serve functions that take compiled
+    functions as arguments, and what gives a rule function the fixed type the engines take.
+    """
+
+    def __init__(self, func: Callable, signature: Any, options: dict, kernel: bool) -> None:
+        self.func, self.signature, self.options, self.kernel = func, signature, options, kernel
+        self._dispatcher: Any = None
+        self._ready = False
+        functools.update_wrapper(self, func)
+        _recorded.append(self)
+
+    @property
+    def dispatcher(self) -> Any:
+        """The numba dispatcher, compiled (or loaded from the disk cache) for the signature."""
+        if not self._ready:
+            _swap_all()
+            if self.signature is not None:
+                import inspect
+
+                import numba
+
+                signature = self.signature
+                if inspect.isfunction(signature):
+                    signature = signature(numba.types)
+                self._dispatcher.compile(signature)
+                self._dispatcher.disable_compile()
+            self._ready = True
+        return self._dispatcher
+
+    def __call__(self, *args: Any) -> Any:
+        if self.kernel:
+            return self.dispatcher(*args)
+        return self.func(*args)
+
+
+def _swap_all() -> None:
+    """Make a dispatcher of every recorded function and put it where its name is looked up."""
+    global _swapped
+    if _swapped == len(_recorded):
+        return
+    import numba
+
+    for c in _recorded[_swapped:]:
+        c._dispatcher = numba.njit(cache=True, **c.options)(c.func)
+    _swapped = len(_recorded)
+    namespaces = {id(c.func.__globals__): c.func.__globals__ for c in _recorded}
+    for namespace in namespaces.values():
+        for name, value in list(namespace.items()):
+            if isinstance(value, Compiled):
+                namespace[name] = value._dispatcher
+
+
+def jit(signature: Callable | None = None, **options: Any) -> Callable[[Callable], Compiled]:
+    """A function for compiled code; called from Python it runs as plain Python."""
+    return lambda func: Compiled(func, signature, options, kernel=False)
+
+
+def kernel(signature: Callable, **options: Any) -> Callable[[Callable], Compiled]:
+    """An engine's entry point: called from Python, it runs compiled."""
+    return lambda func: Compiled(func, signature, options, kernel=True)
+
+
+def compiled(func: Any) -> Any:
+    """The dispatcher of FUNC if it is a recorded function, else FUNC itself."""
+    return func.dispatcher if isinstance(func, Compiled) else func
