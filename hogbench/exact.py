@@ -57,6 +57,7 @@ from hogbench.rules.base import (
     resolve_row_signature,
     resolve_signature,
     roll_kind_signature,
+    widest_roll,
 )
 
 TOLERANCE = 1e-14
@@ -106,15 +107,6 @@ def _no_keys(params, states, choices, lo, hi, out):
 def _no_row(params, state, choice, values, lo, hi, out):
     """The resolve_row of a model that declares none: never called (by_row is false)."""
     return
-
-
-@njit(cache=True, inline="always")
-def _widest(dist_ptr):
-    """The most values any roll kind has: the size of a buffer for one choice's outcomes."""
-    width = 1
-    for k in range(len(dist_ptr) - 1):
-        width = max(width, dist_ptr[k + 1] - dist_ptr[k])
-    return width
 
 
 @njit(cache=True, inline="always")
@@ -314,7 +306,7 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
     """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
-    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
         for _ in range(MAX_SWEEPS):
@@ -381,7 +373,7 @@ def _evaluate_reachable(rules, start, choice_a, choice_b, n_keys, cap, status, v
     roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     c0 = choices[0]
-    width = _widest(dist_ptr)
+    width = widest_roll(dist_ptr)
     codes = np.empty(width, dtype=np.int64)
     f_state = np.empty(cap, dtype=np.int64)
     f_node = np.empty(cap, dtype=np.int64)
@@ -525,7 +517,7 @@ def _solve_span(rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, 
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     nc = len(choices)
     c0 = choices[0]
-    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     # the keys of every choice at a state, and of the opponent's choice (at [nc])
     at = np.empty(nc + 1, dtype=np.int64)
     asked = np.empty(nc + 1, dtype=np.int64)
@@ -665,7 +657,7 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     n = len(order)
     has_rows = len(row_ptr) > 1
     c0 = choices[0]
-    width = _widest(dist_ptr)
+    width = widest_roll(dist_ptr)
     codes = np.empty(width, dtype=np.int64)
     to = np.empty(width, dtype=np.int64)  # a continuing outcome, as in row_to
     ps = np.empty(width)
@@ -750,7 +742,7 @@ def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo)
     _, row_ptr, row_const, row_to, row_p = rows
     n = len(order)
     has_rows = len(row_ptr) > 1
-    codes = np.empty(_widest(dist_ptr), dtype=np.int64)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     values, _ = memo
     per_obs = n_obs > 0
     asked = choices.copy()  # the choices valued at a state (its policy's one, without N_OBS)

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from hogbench.cache import cache_root
+from hogbench.cache import cache_root, write_entry
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
 from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
@@ -898,11 +898,4 @@ def _write_cache(key: str, entrant: Entrant, seconds: float) -> None:
         "live_reason": entrant.live_reason,
         "notes": entrant.notes,
     }
-    directory = cache_dir()
-    temporary = directory / f"{key}.{os.getpid()}.tmp"
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(entry))
-        os.replace(temporary, directory / f"{key}.json")  # readers never see half an entry
-    except OSError:
-        temporary.unlink(missing_ok=True)  # an unwritable cache only costs time
+    write_entry(cache_dir() / f"{key}.json", lambda f: f.write(json.dumps(entry).encode()))

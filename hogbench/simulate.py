@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import hogbench
-from hogbench.cache import cache_root
+from hogbench.cache import cache_root, write_entry
 from hogbench.errors import HogbenchError
 from hogbench.jit import jit, kernel
 from hogbench.rules.base import (
@@ -40,6 +39,7 @@ from hogbench.rules.base import (
     WIN,
     RuleSet,
     rule_function_types,
+    widest_roll,
 )
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
@@ -93,9 +93,7 @@ def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, obs
         ptr[x + 1] = ptr[x] + dist_ptr[k + 1] - dist_ptr[k]
     keep = np.empty(ptr[n], dtype=np.uint64)
     codes = np.empty((ptr[n], 2), dtype=np.int64)
-    width_max = 1
-    for k in range(len(dist_ptr) - 1):
-        width_max = max(width_max, dist_ptr[k + 1] - dist_ptr[k])
+    width_max = widest_roll(dist_ptr)
     scaled = np.empty(width_max, dtype=np.float64)
     small = np.empty(width_max, dtype=np.int64)
     large = np.empty(width_max, dtype=np.int64)
@@ -162,13 +160,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
         m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob,
         m.observation, table,
     )  # fmt: skip
-    temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(temporary, start=m.start, ptr=ptr, keep=keep, codes=codes)
-        os.replace(temporary, path)  # readers never see half an entry
-    except OSError:
-        temporary.unlink(missing_ok=True)
+    write_entry(path, lambda f: np.savez(f, start=m.start, ptr=ptr, keep=keep, codes=codes))
     return Rows(m.start, ptr, keep, codes)
 
 

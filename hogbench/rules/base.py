@@ -65,6 +65,15 @@ def outcome(next_state: int, kind: int) -> int:
     return next_state * 8 + kind
 
 
+@jit(inline="always")
+def widest_roll(dist_ptr):
+    """The most values any roll kind has: the size of a buffer for one choice's outcomes."""
+    width = 1
+    for k in range(len(dist_ptr) - 1):
+        width = max(width, dist_ptr[k + 1] - dist_ptr[k])
+    return width
+
+
 DIVIDE_SHIFT = 50
 
 
