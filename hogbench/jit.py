@@ -78,10 +78,14 @@ def _swap_all() -> None:
     for c in _recorded[_swapped:]:
         c._dispatcher = numba.njit(cache=True, **c.options)(c.func)
     _swapped = len(_recorded)
+    # Kernels stay behind their proxies: a dispatcher called straight from Python compiles
+    # itself for the types of the arguments, not for the declared signature, and a compiled
+    # rule function passed as an argument then types as that very dispatcher, which numba's
+    # disk cache can neither load nor save.
     namespaces = {id(c.func.__globals__): c.func.__globals__ for c in _recorded}
     for namespace in namespaces.values():
         for name, value in list(namespace.items()):
-            if isinstance(value, Compiled):
+            if isinstance(value, Compiled) and not value.kernel:
                 namespace[name] = value._dispatcher
 
 

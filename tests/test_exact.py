@@ -496,3 +496,21 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     assert exact.evaluate(rules, table, table).first == pytest.approx(
         reference_win("hog-su20", 30, {"feral_hogs": True}, table, table, True), abs=TOL
     )
+
+
+def test_kernels_compile_only_their_declared_signature():
+    """A kernel called straight as a numba dispatcher compiles for its arguments' types, where a
+    compiled rule function is typed as that very dispatcher: numba's disk cache cannot save such
+    a signature once another process has written one (a second exact duel crashed)."""
+    from hogbench import jit
+
+    for name in ("hog-su21", "hog-su20"):
+        rules = get_rules(name, 30)
+        table = np.full(30 * 30, 4)
+        exact.evaluate(rules, table, table)
+        exact.solve(rules)
+    used = [c for c in jit._recorded if c.kernel and c._dispatcher is not None]
+    assert {c.__name__ for c in used} >= {"_count_entries", "_evaluate_reachable", "_solve_rows"}
+    for c in used:
+        for signature in c._dispatcher.signatures:
+            assert "Dispatcher" not in str(signature), (c.__name__, signature)
