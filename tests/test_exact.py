@@ -485,11 +485,12 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     rules = get_rules("hog-su20", 30)
     m = rules.model
     e = exact.engine(m)
-    choice = np.full(m.n_states, 4, dtype=np.int8)
+    choice = np.full(30 * 30, 4)
+    index = m.observation.astype(np.int32)
     status = np.zeros(2 * e.n_keys, dtype=np.int8)
     value = np.empty(2 * e.n_keys)
     _, _, flag = exact._evaluate_reachable(
-        e.rules, m.start, choice, choice, e.n_keys, 8, status, value
+        e.rules, m.start, choice, index, choice, index, e.n_keys, 8, status, value
     )
     assert flag == -2
     table = np.full(30 * 30, 4)
