@@ -53,6 +53,8 @@ from hogbench.rules.base import (
     WIN,
     GameModel,
     RuleSet,
+    divider,
+    fast_divide,
     q_keys_signature,
     resolve_row_signature,
     resolve_signature,
@@ -332,12 +334,31 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     return -1
 
 
+@njit(cache=True, inline="always")
+def _wrap(x, period, multiplier):
+    """x % period, with a multiplier from ``divider(period, n_states)``."""
+    return x - fast_divide(x, period, multiplier) * period
+
+
+UNSEEN = -1.0  # a node's value in the reachable search before it is opened
+OPEN = -2.0  # and while it is open
+
+
+@njit(cache=True)
+def _forget(value, opened, n_opened, flag):
+    """Mark the first N_OPENED nodes of OPENED unseen again; (0, 0, FLAG)."""
+    for i in range(n_opened):
+        value[opened[i]] = UNSEEN
+    return 0.0, 0.0, flag
+
+
 @kernel(
     types.UniTuple(types.float64, 3)(
-        _RULES, types.int64, _i8, _i4, _i8, _i4, types.int64, types.int64, types.int8[::1], _f8
+        _RULES, types.int64, _i8, types.int64, types.int64, _i8, types.int64, types.int64,
+        types.int64, _f8, _i8,
     ),
 )  # fmt: skip
-def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, status, value):
+def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, cap, value, opened):
     """Both seatings of an acyclic model, visiting only states reachable from START.
 
     A depth-first search with an explicit stack plays the part of a memoised recursion. A node
@@ -346,11 +367,13 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
     opened (its outcomes resolved, its unseen successors pushed above it) and later closed (its
     value summed from its successors, all closed by then).
 
-    A's choice at state x is tab_a[idx_a[x]] (the same for B), looked up as the search meets x:
-    writing out both policies for every state first cost more than the search saves by it
-    (measured), and int32 indices halve the memory it reads. STATUS (all 0: unseen; 1 open, 2
-    done) and VALUE have a slot per node; the caller keeps them from call to call,
-    because fresh memory costs a page fault per page on first touch. The stacks have CAP
+    A's choice at state x is tab_a[x % per_a] (see Policy; mul_a makes the division cheap), the
+    same for B, found as the search meets x: writing out both policies for every state first
+    cost more than the search saves by it (measured). VALUE has a slot per node, UNSEEN
+    everywhere on entry and again on return (the nodes opened are listed in OPENED, and only
+    they are reset); OPEN marks a node being searched. One array for both, because the search
+    is bound by reads scattered over memory, one per outcome. The caller keeps the arrays from
+    call to call: fresh memory costs a page fault per page on first touch. The stacks have CAP
     entries, fixed (growing them in the loop would cost reference counting on every step).
     Returns (A first, A second, -1); (0, 0, state) if a state can reach itself; (0, 0, -2) if
     the stacks were too small (call again with more).
@@ -370,10 +393,13 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
     e_key = np.empty(cap, dtype=np.int64)
     top = 0
     edges = 0
+    n_opened = 0
     roots = np.empty(2, dtype=np.int64)
     for seat in range(2):
         e_state[0] = start
-        e_choice[0] = tab_a[idx_a[start]] if seat == 0 else tab_b[idx_b[start]]
+        e_choice[0] = (
+            tab_a[_wrap(start, per_a, mul_a)] if seat == 0 else tab_b[_wrap(start, per_b, mul_b)]
+        )
         q_keys(params, e_state, e_choice, 0, 1, e_key)
         roots[seat] = 2 * (start if e_key[0] < 0 else e_key[0]) + seat
         f_state[top] = start
@@ -384,20 +410,28 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
         t = top - 1
         node = np.uint64(f_node[t])  # unsigned indices: numba checks no sign (see _row_sum)
         if f_edge[t] < 0:  # open
-            if status[node] != 0:
+            if value[node] != UNSEEN:
                 top -= 1  # a duplicate of a node opened elsewhere: done by now
                 continue
-            status[node] = 1
+            value[node] = OPEN
+            opened[n_opened] = node
+            n_opened += 1
             x = f_state[t]
             seat = node & np.uint64(1)
-            c = tab_a[idx_a[np.uint64(x)]] if seat == 0 else tab_b[idx_b[np.uint64(x)]]
+            c = tab_a[_wrap(x, per_a, mul_a)] if seat == 0 else tab_b[_wrap(x, per_b, mul_b)]
             k = roll_kind(params, x, c)
             first = f_edge[t] = edges
             if edges + width > cap or top + width > cap:
-                return 0.0, 0.0, -2.0
+                return _forget(value, opened, n_opened, -2.0)
             const = 0.0
             lo, hi = dist_ptr[k], dist_ptr[k + 1]
-            _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
+            # _resolve_all, written out: inlined, its array arguments are new references,
+            # counted up and down with atomic operations at every node (a quarter of the time).
+            if by_row:
+                resolve_row(params, x, c, dist_value, lo, hi, codes)
+            else:
+                for d in range(lo, hi):
+                    codes[d - lo] = resolve(params, x, c, dist_value[d])
             # First the successors (no branch on memory loaded here, so the loads of many
             # outcomes overlap), then their status.
             for d in range(lo, hi):
@@ -416,7 +450,11 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
                     e_node[edges] = next_seat  # its node, once the key is known
                     e_prob[edges] = p if kind == SAME else -p
                     e_state[edges] = y
-                    e_choice[edges] = tab_a[idx_a[y]] if next_seat == 0 else tab_b[idx_b[y]]
+                    e_choice[edges] = (
+                        tab_a[_wrap(y, per_a, mul_a)]
+                        if next_seat == 0
+                        else tab_b[_wrap(y, per_b, mul_b)]
+                    )
                     edges += 1
             f_const[t] = const
             q_keys(params, e_state, e_choice, first, edges, e_key)
@@ -424,9 +462,10 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
                 key = e_key[j]
                 child = np.uint64(2 * (e_state[j] if key < 0 else key) + e_node[j])
                 e_node[j] = child
-                if status[child] == 1:
-                    return 0.0, 0.0, float(e_state[j])
-                if status[child] == 0:
+                seen = value[child]
+                if seen == OPEN:
+                    return _forget(value, opened, n_opened, float(e_state[j]))
+                if seen == UNSEEN:
                     f_state[top] = e_state[j]
                     f_node[top] = child
                     f_edge[top] = -1
@@ -437,10 +476,11 @@ def _evaluate_reachable(rules, start, tab_a, idx_a, tab_b, idx_b, n_keys, cap, s
             for j in range(first, edges):
                 total += e_prob[j] * value[np.uint64(e_node[j])]
             value[node] = total
-            status[node] = 2
             edges = first
             top -= 1
-    return value[roots[0]], 1.0 - value[roots[1]], -1.0
+    first, second = value[roots[0]], 1.0 - value[roots[1]]
+    _forget(value, opened, n_opened, -1.0)
+    return first, second, -1.0
 
 
 @kernel(
@@ -771,18 +811,10 @@ def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo)
 
 @dataclass
 class _Workspace:
-    """Buffers of the reachable-states search, kept between calls (see _evaluate_reachable),
-    and the policy indices it takes as int32, made once."""
+    """Buffers of the reachable-states search, kept between calls (see _evaluate_reachable)."""
 
-    status: np.ndarray
     value: np.ndarray
-    indices: tuple[tuple[np.ndarray, np.ndarray], ...]  # (index, as int32): the usual ones
-
-    def index32(self, index: np.ndarray) -> np.ndarray:
-        for usual, compact in self.indices:
-            if index is usual:
-                return compact
-        return index.astype(np.int32)
+    opened: np.ndarray
 
 
 @dataclass
@@ -793,6 +825,7 @@ class _Engine:
     rows: tuple  # the rows (_ROWS); row_ptr has one entry when the model has none
     n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
     identity: np.ndarray  # the index of a per-state policy
+    observation_period: int  # P if the model's observation of state x is x % P, else 0
     level_of: np.ndarray  # state -> its level (-1: never played)
     position: np.ndarray  # state -> its position in the model's order (-1: never played)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -821,11 +854,21 @@ class _Engine:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state, lock=threading.Lock(), _workspace=None, _values=None)
 
-    def workspace(self, nodes: int, observation: np.ndarray) -> _Workspace:
+    def workspace(self, nodes: int) -> _Workspace:
         if self._workspace is None:
-            usual = tuple((index, index.astype(np.int32)) for index in (observation, self.identity))
-            self._workspace = _Workspace(np.zeros(nodes, np.int8), np.empty(nodes), usual)
+            value = np.full(nodes, UNSEEN)
+            self._workspace = _Workspace(value, np.empty(nodes, np.int64))
         return self._workspace
+
+    def periodic(self, policy: Policy) -> tuple[np.ndarray, int, int]:
+        """POLICY as _evaluate_reachable takes it: table, period, multiplier."""
+        return policy.table, policy.period, divider(policy.period, len(self.identity))
+
+
+def _period(index: np.ndarray) -> int:
+    """P when index[x] == x % P for every x, else 0."""
+    period = int(index.max()) + 1
+    return period if np.array_equal(index, np.arange(len(index)) % period) else 0
 
 
 def engine(model: GameModel) -> _Engine:
@@ -876,6 +919,7 @@ def engine(model: GameModel) -> _Engine:
         rows=(m.choices, *rows),
         n_keys=m.n_keys if q_keys is not None else 0,
         identity=np.arange(m.n_states, dtype=np.int64),
+        observation_period=_period(m.observation),
         level_of=level_of,
         position=position,
     )
@@ -919,20 +963,23 @@ class SeatValues:
 
 @dataclass(frozen=True)
 class Policy:
-    """A choice for every state: ``table[index[state]]``."""
+    """A choice for every state: ``table[index[state]]``, also ``table[state % period]`` when
+    the period is not 0 (the reachable search computes it rather than read the index: states
+    that differ only in what a strategy cannot see lie far apart in the index)."""
 
     table: np.ndarray
     index: np.ndarray
+    period: int = 0
 
 
 def table_policy(model: GameModel, table: np.ndarray) -> Policy:
     """A decision table (one choice per observation) as a policy."""
-    return Policy(_as_table(table), model.observation)
+    return Policy(_as_table(table), model.observation, engine(model).observation_period)
 
 
 def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
     """A choice per state (as ``solve`` finds) as a policy."""
-    return Policy(_as_table(policy), engine(model).identity)
+    return Policy(_as_table(policy), engine(model).identity, model.n_states)
 
 
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
@@ -945,19 +992,16 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
     e = engine(m)
-    if not e.has_rows and not m.cyclic and not values:
+    if not e.has_rows and not m.cyclic and not values and a.period and b.period:
         n_keys = e.n_keys or m.n_states
         with e.lock:
-            ws = e.workspace(2 * n_keys, m.observation)
-            index_a, index_b = ws.index32(a.index), ws.index32(b.index)
+            ws = e.workspace(2 * n_keys)
             # A path of the search moves down the levels, so it is rarely much longer.
             cap = 4 * len(m.level_ptr) * (int(np.diff(m.dist_ptr).max()) + 1)
             while True:
                 first, second, stuck = _evaluate_reachable(
-                    e.rules, m.start, a.table, index_a, b.table, index_b, n_keys, cap, ws.status,
-                    ws.value,
-                )  # fmt: skip
-                ws.status[:] = 0
+                    e.rules, m.start, *e.periodic(a), *e.periodic(b), cap, ws.value, ws.opened
+                )
                 if stuck != -2:
                     break
                 cap *= 4

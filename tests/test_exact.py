@@ -485,14 +485,12 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     rules = get_rules("hog-su20", 30)
     m = rules.model
     e = exact.engine(m)
-    choice = np.full(30 * 30, 4)
-    index = m.observation.astype(np.int32)
-    status = np.zeros(2 * e.n_keys, dtype=np.int8)
-    value = np.empty(2 * e.n_keys)
-    _, _, flag = exact._evaluate_reachable(
-        e.rules, m.start, choice, index, choice, index, e.n_keys, 8, status, value
-    )
+    policy = e.periodic(exact.table_policy(m, np.full(30 * 30, 4)))
+    value = np.full(2 * e.n_keys, exact.UNSEEN)
+    opened = np.empty(2 * e.n_keys, dtype=np.int64)
+    _, _, flag = exact._evaluate_reachable(e.rules, m.start, *policy, *policy, 8, value, opened)
     assert flag == -2
+    assert (value == exact.UNSEEN).all()  # what it opened is unseen again, for the next call
     table = np.full(30 * 30, 4)
     assert exact.evaluate(rules, table, table).first == pytest.approx(
         reference_win("hog-su20", 30, {"feral_hogs": True}, table, table, True), abs=TOL
