@@ -9,18 +9,24 @@ hog-su20 with Feral Hogs the reference carries each player's previous-turn point
 the model does (13 and above alike), which is faster than carrying them as scored; --raw-previous
 times the plain version too (minutes per run).
 
+The seatings run pinned to one CPU (--no-pin: wherever the system puts them), reference and
+hogbench alike. Both are bound by memory reads, and on a virtual machine a process that moves
+between CPUs can stay some 50% slower for the rest of its life (seen here: the same hog-su20
+seating took 20 ms in most processes and 31 ms in some, and always 20 ms pinned).
+
 Then ``solve`` for every Hog rule set: the backward induction alone, and the whole command's
 work (projection to a score-only strategy where the state holds more, exact evaluations). The
 induction of hog-su20 with Feral Hogs uses numba's threads (NUMBA_NUM_THREADS, by default one
 per core); everything else runs on one core.
 
-    python bench/exact.py [--repeat 25] [--reference-repeat 5] [--raw-previous]
+    python bench/exact.py [--repeat 25] [--reference-repeat 5] [--raw-previous] [--no-pin]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -178,6 +184,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=25, help="runs of hogbench per figure")
     parser.add_argument("--reference-repeat", type=int, default=5, help="runs of the reference")
     parser.add_argument(
+        "--no-pin", action="store_true", help="leave the seatings unpinned (see above)"
+    )
+    parser.add_argument(
         "--raw-previous",
         action="store_true",
         help="also time the su20 reference with previous points as scored (slow)",
@@ -188,6 +197,9 @@ def main() -> None:
         " runs interleaved\n"
     )
 
+    all_cpus = os.sched_getaffinity(0)
+    if not args.no_pin:
+        os.sched_setaffinity(0, {min(all_cpus)})
     sow_sad = dice_table("one")
     su21 = get_rules("hog-su21")
     print("hog-su21: one exact seating")
@@ -205,6 +217,7 @@ def main() -> None:
             lambda ta, tb: reference_su20(ta, tb, sow_sad, True), args,
         )  # fmt: skip
 
+    os.sched_setaffinity(0, all_cpus)  # the hog-su20 induction uses every core
     print("\nsolve (optimal play, both players): backward induction | the whole command's work")
     for name, options in (
         ("hog-su21", {}),
