@@ -497,6 +497,33 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     )
 
 
+def test_a_policy_without_a_period_is_swept_whole_and_agrees(monkeypatch):
+    """The reachable search computes a choice as table[state % period]; a policy whose index
+    has no period takes the sweep over every state instead, and both match the reference."""
+    rules = get_rules("hog-su20", 30)
+    m = rules.model
+    # Without rows, as at the full goal, where the reference takes too long for a test.
+    monkeypatch.setattr(exact, "MAX_ROW_ENTRIES", 0)
+    monkeypatch.delitem(m.__dict__, "_exact_engine", raising=False)
+    rng = np.random.default_rng(5)
+    table_a, table_b = rng.integers(0, 11, 30 * 30), rng.integers(0, 11, 30 * 30)
+    a, b = exact.table_policy(m, table_a), exact.table_policy(m, table_b)
+    assert a.period == 30 * 30
+    reachable = exact.evaluate_policies(rules, a, b)
+    swept = exact.evaluate_policies(
+        rules, exact.Policy(a.table, a.index), exact.Policy(b.table, b.index)
+    )
+    assert reachable.v_a is None and swept.v_a is not None  # each took its own path
+    options = {"feral_hogs": True}
+    for values in (reachable, swept):
+        assert values.first == pytest.approx(
+            reference_win("hog-su20", 30, options, table_a, table_b, True), abs=TOL
+        )
+        assert values.second == pytest.approx(
+            reference_win("hog-su20", 30, options, table_a, table_b, False), abs=TOL
+        )
+
+
 def test_kernels_compile_only_their_declared_signature():
     """A kernel called straight as a numba dispatcher compiles for its arguments' types, where a
     compiled rule function is typed as that very dispatcher: numba's disk cache cannot save such
