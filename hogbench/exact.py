@@ -256,11 +256,12 @@ def _resolved_value(
 #
 # Taking an array out of a tuple, or passing arrays to a function that is not inlined, costs
 # two atomic reference-count updates, more than the work of one choice: kernels unpack their
-# tuples once, at the top, and the helpers above are inlined. In the solver's sweep inlined
-# helpers still left reference counting inside the loop (a third of its time, measured), so
-# _solve_span's loops are written out in full. A rule function comes through a pointer and is
-# never inlined: resolving one value per call cost 25 ns, a whole roll per call 5.5 ns a value
-# (measured), which is why resolve_row and q_keys take runs.
+# tuples once, at the top, and the helpers above are inlined. Inlined helpers still left
+# reference counting inside the loops of the solver's sweep and of the reachable search (a
+# third and a quarter of their time, measured), so those loops are written out in full, and
+# the reachable search takes its policies as plain arrays. A rule function comes through a
+# pointer and is never inlined: resolving one value per call cost 25 ns, a whole roll per call
+# 5.5 ns a value (measured), which is why resolve_row and q_keys take runs.
 
 
 @kernel(
@@ -425,9 +426,7 @@ def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, 
                 return _forget(value, opened, n_opened, -2.0)
             const = 0.0
             lo, hi = dist_ptr[k], dist_ptr[k + 1]
-            # _resolve_all, written out: inlined, its array arguments are new references,
-            # counted up and down with atomic operations at every node (a quarter of the time).
-            if by_row:
+            if by_row:  # _resolve_all, written out (see "Kernels")
                 resolve_row(params, x, c, dist_value, lo, hi, codes)
             else:
                 for d in range(lo, hi):
