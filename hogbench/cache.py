@@ -3,16 +3,46 @@ rebuilt, so a missing, unreadable or unwritable cache only costs time."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+import hogbench
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from hogbench.rules.base import RuleSet
 
 CACHE_ENV = "HOGBENCH_CACHE"
 
 
 def cache_root() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "hogbench")
+
+
+def _rule_digest(rules: RuleSet) -> str:
+    """Hash of the code that defines the rule set's model: its module and the shared base."""
+    h = hashlib.sha256()
+    for module in (type(rules).__module__, "hogbench.rules.base"):
+        with open(sys.modules[module].__file__, "rb") as source:
+            h.update(source.read())
+    return h.hexdigest()
+
+
+def table_entry(kind: str, version: int, rules: RuleSet, table: np.ndarray) -> Path:
+    """Where the cache keeps data of KIND (in its format VERSION) made from one strategy table.
+
+    The key covers hogbench's version and the rules' source, so an entry never outlives the
+    rules it came from."""
+    key = hashlib.sha256(
+        f"{version}:{hogbench.__version__}:{_rule_digest(rules)}:{rules.key}:".encode()
+        + table.tobytes()
+    ).hexdigest()[:32]
+    return cache_root() / kind / f"{key}.npz"
 
 
 def write_entry(path: Path, write: Callable[[BinaryIO], object]) -> None:

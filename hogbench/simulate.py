@@ -21,15 +21,12 @@ processes by default, or any joblib backend (Dask, Ray) the caller has set up.
 from __future__ import annotations
 
 import functools
-import hashlib
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-import hogbench
-from hogbench.cache import cache_root, write_entry
+from hogbench.cache import table_entry, write_entry
 from hogbench.errors import HogbenchError
 from hogbench.jit import jit, kernel
 from hogbench.rules.base import (
@@ -129,25 +126,9 @@ def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, obs
     return ptr, keep, codes
 
 
-def _rule_digest(rules: RuleSet) -> str:
-    """Hash of the code that defines the rule set's model: its module and the shared base."""
-    h = hashlib.sha256()
-    for module in (type(rules).__module__, "hogbench.rules.base"):
-        with open(sys.modules[module].__file__, "rb") as source:
-            h.update(source.read())
-    return h.hexdigest()
-
-
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
-    """The rows of one strategy table, from the disk cache or built; None for models too large.
-
-    The cache key covers the rules' source, so rows never outlive the rules they came from.
-    """
-    key = hashlib.sha256(
-        f"{ROWS_FORMAT}:{hogbench.__version__}:{_rule_digest(rules)}:{rules.key}:".encode()
-        + table.tobytes()
-    ).hexdigest()[:32]
-    path = cache_root() / "rows" / f"{key}.npz"
+    """The rows of one strategy table, from the disk cache or built; None for models too large."""
+    path = table_entry("rows", ROWS_FORMAT, rules, table)
     try:
         with np.load(path) as saved:
             return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
