@@ -146,16 +146,21 @@ def run_duel(
                     f"{e.name}: cannot be evaluated exactly, it is not a decision table"
                     f" ({e.live_reason}); drop --exact to play it by Monte Carlo"
                 )
-        from hogbench import exact  # loaded only when asked: its compiled kernels take a moment
+        from hogbench import exact_rows
 
-        values = exact.evaluate(rules, a.table.choices, b.table.choices)
+        seatings = exact_rows.evaluate(rules, a.table.choices, b.table.choices)
+        if seatings is None:
+            from hogbench import exact  # loaded only when asked: its kernels take a moment
+
+            values = exact.evaluate(rules, a.table.choices, b.table.choices)
+            seatings = values.first, values.second
         return DuelResult(
             rules,
             a,
             b,
             True,
-            Seat(0, 0, 0, values.first),
-            Seat(0, 0, 0, values.second),
+            Seat(0, 0, 0, seatings[0]),
+            Seat(0, 0, 0, seatings[1]),
             None,
             time.perf_counter() - start,
         )

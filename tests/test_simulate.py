@@ -117,13 +117,16 @@ def _more_boar(player, opponent):
     return min(p) < min(o) and max(p) > max(o)
 
 
-def test_a_warm_duel_runs_without_numba(tmp_path):
+@pytest.mark.parametrize(
+    "how", [["-n", "2000", "--seed", "3"], ["--exact"]], ids=["monte-carlo", "exact"]
+)
+def test_a_warm_duel_runs_without_numba(tmp_path, how):
     """numba's start-up costs more than a duel: once rows are cached, a duel never loads it."""
     import subprocess
     import sys
 
     env = {**os.environ, "HOGBENCH_CACHE": str(tmp_path)}
-    duel = ["duel", "always_roll:5", "more_boar_strategy", "-n", "2000", "--seed", "3", "--json"]
+    duel = ["duel", "always_roll:5", "more_boar_strategy", *how, "--json"]
     script = (
         "import sys\n"
         "from hogbench.cli import main\n"
@@ -140,4 +143,7 @@ def test_a_warm_duel_runs_without_numba(tmp_path):
     assert runs[0].stdout.strip().endswith("numba loaded")  # building the rows needs it
     assert runs[1].stdout.strip().endswith("no numba")
     first, second = (json.loads(r.stdout[: r.stdout.rindex("}") + 1]) for r in runs)
-    assert first["wins"] == second["wins"] and first["games"] == 2000
+    assert first["win_rate"] == second["win_rate"]
+    assert first["exact"] == ("--exact" in how) and first["games"] == (
+        0 if first["exact"] else 2000
+    )

@@ -1,0 +1,118 @@
+"""Exact win rates of two decision tables in numpy, from rows kept in the disk cache.
+
+numba's start-up and the model's construction take half a second; the exact evaluation of two
+tables in a small acyclic model (hog-su21, hog-contest, hog-su20 without Feral Hogs) takes a
+few milliseconds. So the first evaluation of a table takes its rows from the exact engine and
+keeps them, and after that a ``duel --exact`` needs neither numba nor the model. Other models
+(cycles, no rows) are left to ``exact.evaluate``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hogbench.cache import table_entry, write_entry
+from hogbench.rules.base import RuleSet
+
+#: Changes whenever the rows' layout or meaning does, so older cached rows are not read.
+ROWS_FORMAT = 2
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """One table's row at every state the model plays, in the exact engine's solving order
+    (successors first). The mover's chance of winning at order[i] is const[i] plus, for each
+    slot s in ptr[i]..ptr[i+1]-1, p[s] * w[to[s]], where w[2y] is the value of the player who
+    moves at y when that is this table's player and w[2y+1] the other's (the exact engine's
+    rows; see exact._build_rows). No row's successors lie in its own segment of the order
+    (segment_ptr), so a segment's values can be computed at once."""
+
+    start: int
+    n_states: int
+    order: np.ndarray
+    segment_ptr: np.ndarray
+    const: np.ndarray
+    ptr: np.ndarray
+    to: np.ndarray
+    p: np.ndarray
+
+    @classmethod
+    def load(cls, path: Path) -> TableRows:
+        with np.load(path) as saved:
+            fields = {name: saved[name] for name in cls.__dataclass_fields__}
+        return cls(**fields | {"start": int(fields["start"]), "n_states": int(fields["n_states"])})
+
+
+def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
+    """The rows of TABLE, from the disk cache or built; None when the model has cycles or no
+    rows (the evaluation here is one pass over the order)."""
+    table = np.ascontiguousarray(table, dtype=np.int64).reshape(-1)
+    path = table_entry("exact-rows", ROWS_FORMAT, rules, table)
+    try:
+        return TableRows.load(path)
+    except (OSError, ValueError, KeyError):
+        pass  # not cached yet, or unreadable: build it
+    from hogbench import exact
+
+    m = rules.model
+    e = exact.engine(m)
+    if m.cyclic or not e.has_rows:
+        return None
+    choices, row_ptr, row_const, row_to, row_p = e.rows
+    n = len(m.order)
+    row = (table[m.observation[m.order]] - choices[0]) * n + np.arange(n)
+    lengths = row_ptr[row + 1] - row_ptr[row]
+    ptr = np.r_[0, np.cumsum(lengths)]
+    slots = np.repeat(row_ptr[row] - ptr[:-1], lengths) + np.arange(ptr[-1])
+    to = row_to[slots]
+    rows = TableRows(
+        int(m.start), m.n_states, m.order, _segments(m, ptr, to), row_const[row], ptr, to,
+        row_p[slots],
+    )  # fmt: skip
+    write_entry(path, lambda f: np.savez(f, **rows.__dict__))
+    return rows
+
+
+def _segments(m, ptr: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Cut the order where a row needs a value from the segment it would join. Levels are not
+    enough: in hog-contest a Pork Chop keeps the sum of the scores and moves within its level."""
+    position = np.full(m.n_states, -1)
+    position[m.order] = np.arange(len(m.order))
+    need = np.full(len(m.order), -1)  # each row's latest successor in the order
+    filled = np.flatnonzero(np.diff(ptr))
+    if len(filled):
+        need[filled] = np.maximum.reduceat(position[to >> 1], ptr[filled])
+    assert (need < np.arange(len(need))).all(), "successors come first in an acyclic order"
+    cuts = [0]
+    for i, latest in enumerate(need.tolist()):
+        if latest >= cuts[-1]:
+            cuts.append(i)
+    return np.array([*cuts, len(m.order)])
+
+
+def evaluate(
+    rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray
+) -> tuple[float, float] | None:
+    """A's exact chance of beating B moving first and moving second, or None (see table_rows).
+
+    Segment by segment (see TableRows), A's and B's values at once."""
+    a, b = table_rows(rules, table_a), table_rows(rules, table_b)
+    if a is None or b is None:
+        return None
+    w = np.zeros(2 * a.n_states)
+    sides = [
+        (rows, seat, np.repeat(np.arange(len(a.order)), np.diff(rows.ptr)))
+        for rows, seat in ((a, 0), (b, 1))
+    ]
+    cuts = np.union1d(a.segment_ptr, b.segment_ptr)  # a part of a segment is one too
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        for rows, seat, position in sides:
+            s0, s1 = rows.ptr[lo], rows.ptr[hi]
+            # For B's rows the two values of each state trade places: w[to ^ 1].
+            terms = rows.p[s0:s1] * w[rows.to[s0:s1] ^ seat]
+            sums = np.bincount(position[s0:s1] - lo, weights=terms, minlength=hi - lo)
+            w[2 * a.order[lo:hi] + seat] = rows.const[lo:hi] + sums
+    return float(w[2 * a.start]), float(1.0 - w[2 * a.start + 1])
