@@ -4,8 +4,8 @@ rebuilt, so a missing, unreadable or unwritable cache only costs time."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -24,22 +24,26 @@ def cache_root() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "hogbench")
 
 
-def _rule_digest(rules: RuleSet) -> str:
-    """Hash of the code that defines the rule set's model: its module and the shared base."""
+def _source_digest(modules: tuple[str, ...]) -> str:
+    """Hash of the source of MODULES, found without importing them."""
     h = hashlib.sha256()
-    for module in (type(rules).__module__, "hogbench.rules.base"):
-        with open(sys.modules[module].__file__, "rb") as source:
+    for module in modules:
+        with open(importlib.util.find_spec(module).origin, "rb") as source:
             h.update(source.read())
     return h.hexdigest()
 
 
-def table_entry(kind: str, version: int, rules: RuleSet, table: np.ndarray) -> Path:
-    """Where the cache keeps data of KIND (in its format VERSION) made from one strategy table.
+def table_entry(
+    kind: str, version: int, rules: RuleSet, table: np.ndarray, made_by: tuple[str, ...]
+) -> Path:
+    """Where the cache keeps data of KIND (in its format VERSION) made from one strategy table
+    by the code of the modules MADE_BY.
 
-    The key covers hogbench's version and the rules' source, so an entry never outlives the
-    rules it came from."""
+    The key covers hogbench's version and the source of the rule set and of MADE_BY, so an entry
+    never outlives the code it came from."""
+    modules = (type(rules).__module__, "hogbench.rules.base", *made_by)
     key = hashlib.sha256(
-        f"{version}:{hogbench.__version__}:{_rule_digest(rules)}:{rules.key}:".encode()
+        f"{version}:{hogbench.__version__}:{_source_digest(modules)}:{rules.key}:".encode()
         + table.tobytes()
     ).hexdigest()[:32]
     return cache_root() / kind / f"{key}.npz"

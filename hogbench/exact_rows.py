@@ -19,6 +19,8 @@ from hogbench.rules.base import RuleSet
 
 #: Changes whenever the rows' layout or meaning does, so older cached rows are not read.
 ROWS_FORMAT = 2
+#: The code cached rows come from: a change to it makes them be built again.
+MADE_BY = (__name__, "hogbench.exact")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
     """The rows of TABLE, from the disk cache or built; None when the model has cycles or no
     rows (the evaluation here is one pass over the order)."""
     table = np.ascontiguousarray(table, dtype=np.int64).reshape(-1)
-    path = table_entry("exact-rows", ROWS_FORMAT, rules, table)
+    path = table_entry("exact-rows", ROWS_FORMAT, rules, table, made_by=MADE_BY)
     try:
         return TableRows.load(path)
     except (OSError, ValueError, KeyError):

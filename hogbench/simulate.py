@@ -128,7 +128,7 @@ def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, obs
 
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
     """The rows of one strategy table, from the disk cache or built; None for models too large."""
-    path = table_entry("rows", ROWS_FORMAT, rules, table)
+    path = table_entry("rows", ROWS_FORMAT, rules, table, made_by=(__name__,))
     try:
         with np.load(path) as saved:
             return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
