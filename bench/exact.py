@@ -9,8 +9,8 @@ hog-su20 with Feral Hogs the reference carries each player's previous-turn point
 the model does (13 and above alike), which is faster than carrying them as scored; --raw-previous
 times the plain version too (minutes per run).
 
-The seatings run pinned to one CPU (--no-pin: wherever the system puts them), reference and
-hogbench alike. Both are bound by memory reads, and on a virtual machine a process that moves
+The seatings run pinned to one CPU on Linux (--no-pin: wherever the system puts them),
+reference and hogbench alike. Both are bound by memory reads, and on a virtual machine a process that moves
 between CPUs can stay some 50% slower for the rest of its life (seen here: the same hog-su20
 seating took 20 ms in most processes and 31 ms in some, and always 20 ms pinned).
 
@@ -197,8 +197,9 @@ def main() -> None:
         " runs interleaved\n"
     )
 
-    all_cpus = os.sched_getaffinity(0)
-    if not args.no_pin:
+    pin = not args.no_pin and hasattr(os, "sched_setaffinity")  # Linux only
+    if pin:
+        all_cpus = os.sched_getaffinity(0)
         os.sched_setaffinity(0, {min(all_cpus)})
     sow_sad = dice_table("one")
     su21 = get_rules("hog-su21")
@@ -217,7 +218,8 @@ def main() -> None:
             lambda ta, tb: reference_su20(ta, tb, sow_sad, True), args,
         )  # fmt: skip
 
-    os.sched_setaffinity(0, all_cpus)  # the hog-su20 induction uses every core
+    if pin:
+        os.sched_setaffinity(0, all_cpus)  # the hog-su20 induction uses every core
     print("\nsolve (optimal play, both players): backward induction | the whole command's work")
     for name, options in (
         ("hog-su21", {}),
