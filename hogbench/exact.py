@@ -126,13 +126,16 @@ def _resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi,
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8))
-def _count_entries(roll_kind, params, order, choices, dist_ptr):
+@kernel(types.int64(_roll_kind_t, _i8, _i8, _i8, _i8, types.int64))
+def _count_entries(roll_kind, params, order, choices, dist_ptr, limit):
+    """The outcomes of every (state, choice), or the first count above LIMIT."""
     total = 0
     for x in order:
         for c in choices:
             k = roll_kind(params, x, c)
             total += dist_ptr[k + 1] - dist_ptr[k]
+        if total > limit:
+            return total
     return total
 
 
@@ -880,8 +883,9 @@ def engine(model: GameModel) -> _Engine:
         "choices must be consecutive integers"
     )
     q_keys = m.q_keys
-    size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr)
-    if MAX_ROW_ENTRIES < size <= 2 * MAX_ROW_ENTRIES:
+    limit = 2 * MAX_ROW_ENTRIES
+    size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, limit)
+    if MAX_ROW_ENTRIES < size <= limit:
         # Ends of the game fold into each row's constant and take no room, so a model a little
         # too large may still fit by its continuing outcomes. Counting those costs a resolve
         # per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes continue), so
