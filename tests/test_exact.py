@@ -539,13 +539,9 @@ def test_a_policy_without_a_period_is_swept_whole_and_agrees(monkeypatch):
     )
     assert reachable.v_a is None and swept.v_a is not None  # each took its own path
     options = {"feral_hogs": True}
+    want = [reference_win("hog-su20", 30, options, table_a, table_b, s) for s in (True, False)]
     for values in (reachable, swept):
-        assert values.first == pytest.approx(
-            reference_win("hog-su20", 30, options, table_a, table_b, True), abs=TOL
-        )
-        assert values.second == pytest.approx(
-            reference_win("hog-su20", 30, options, table_a, table_b, False), abs=TOL
-        )
+        assert (values.first, values.second) == pytest.approx(want, abs=TOL)
 
 
 def test_kernels_compile_only_their_declared_signature():
