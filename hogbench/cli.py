@@ -55,6 +55,8 @@ JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
 ]
 GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Number of games.")]
+#: Contest scoring: a match point for an expected win rate above 50.0001%.
+DEFAULT_THRESHOLD = 0.500001
 
 
 @app.callback()
@@ -126,9 +128,33 @@ def duel(
     seed: SeedOpt = None,
     jobs: JobsOpt = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact win probabilities.")] = False,
+    until_decided: Annotated[
+        bool,
+        typer.Option(
+            "--until-decided",
+            help="Play pairs in blocks until the interval excludes --threshold; -n is the cap.",
+        ),
+    ] = False,
+    threshold: Annotated[
+        float, typer.Option("--threshold", help="Win rate --until-decided decides against.")
+    ] = DEFAULT_THRESHOLD,
+    sprt: Annotated[
+        str | None,
+        typer.Option("--sprt", metavar="P0,P1", help="SPRT of win rate P0 against P1; -n caps."),
+    ] = None,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="SPRT: chance of accepting P1 wrongly.")
+    ] = 0.05,
+    beta: Annotated[
+        float, typer.Option("--beta", help="SPRT: chance of accepting P0 wrongly.")
+    ] = 0.05,
     as_json: JsonOpt = False,
 ) -> None:
-    """A match of two strategies, first player alternating: wins, losses and ties of A."""
+    """A match of two strategies, first player alternating: wins, losses and ties of A.
+
+    Monte Carlo games come in pairs on one dice stream with the seats swapped; the interval is
+    the paired one (pentanomial), whose unit is the pair.
+    """
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
@@ -136,15 +162,42 @@ def duel(
     rule_set = _rules(rules, goal, option)
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
+    test = _sprt(sprt, alpha, beta) if sprt else None
+    if exact and (test or until_decided):
+        raise UsageError("--exact needs no --until-decided or --sprt: exact values are decided")
+    if test and until_decided:
+        raise UsageError("choose one of --until-decided and --sprt")
+    if not 0 < threshold < 1:
+        raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
     entrant_a = load_entrant(a, rule_set)
     entrant_b = load_entrant(b or rule_set.baseline, rule_set)
     seed = None if exact else (random.randrange(2**32) if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:
         advance, close = _progress(games, "games")
+    on_look = None
+    if test and not as_json:
+
+        def on_look(estimate) -> None:
+            err.print(
+                f"SPRT after {estimate.pairs:,} pairs: LLR {test.llr(estimate):+.3f}"
+                f" (bounds {test.lower:+.3f}, {test.upper:+.3f})",
+                highlight=False,
+            )
+
     try:
         result = run_duel(
-            rule_set, entrant_a, entrant_b, games, seed, _jobs(jobs), exact, progress=advance
+            rule_set,
+            entrant_a,
+            entrant_b,
+            games,
+            seed,
+            _duel_jobs(jobs, games),
+            exact,
+            progress=advance,
+            until_decided=threshold if until_decided else None,
+            sprt=test,
+            on_look=on_look,
         )
     finally:
         if close:
@@ -155,24 +208,54 @@ def duel(
     _render_duel(result)
 
 
+def _sprt(text: str, alpha: float, beta: float):
+    from hogbench.errors import UsageError
+    from hogbench.stats import Sprt
+
+    try:
+        p0, p1 = (float(x) for x in text.split(","))
+        return Sprt(p0, p1, alpha, beta)
+    except ValueError as exc:
+        detail = str(exc) if "SPRT" in str(exc) or "alpha" in str(exc) else "two win rates"
+        raise UsageError(f"--sprt takes P0,P1 such as 0.5,0.55 ({detail}), got {text!r}") from None
+
+
+#: Below this many games a duel runs in one process: starting workers costs more than it saves.
+PARALLEL_FROM_GAMES = 4_000_000
+
+
+def _duel_jobs(jobs: int | None, games: int) -> int:
+    """--jobs, or by default one worker for a duel that one process plays faster alone."""
+    if jobs is None and games < PARALLEL_FROM_GAMES:
+        return 1
+    return _jobs(jobs)
+
+
 def _render_duel(result) -> None:
     r = result
     title = f"{r.a.name} vs {r.b.name} · {r.rules.key}"
     table = Table(title=title, title_style="bold")
+    if r.identical:
+        out.print(table.title)
+        out.print("identical decision tables: exactly even (50%), nothing to play")
+        return
     if r.exact:
         table.add_column("seating")
         table.add_column(f"{r.a.name} wins", justify="right")
         for label, seat in (("A first", r.first), ("A second", r.second), ("average", r.total)):
             table.add_row(label, _pct(seat.win_rate))
         out.print(table)
-        out.print(f"exact, {1000 * r.seconds:.1f} ms")
+        out.print(f"exact, {_duration(r.seconds)}")
         return
     for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
         table.add_column(col, justify="left" if col == "seating" else "right")
     from hogbench.duel import wilson
 
     for label, seat in (("A first", r.first), ("A second", r.second), ("total", r.total)):
-        low, high = wilson(seat.wins + seat.ties / 2, seat.games)
+        if label == "total":
+            low, high = r.interval  # paired: the pair is the unit of sampling
+        else:
+            low, high = wilson(seat.wins + seat.ties / 2, seat.games)
         table.add_row(
             label,
             f"{seat.games:,}",
@@ -184,10 +267,40 @@ def _render_duel(result) -> None:
             style="bold" if label == "total" else None,
         )
     out.print(table)
-    out.print(f"seed {r.seed} · {r.games_per_second:,.0f} games/s · {r.seconds:.2f} s")
+    paired = r.paired
+    counts = " / ".join(f"{c:,}" for c in paired.counts)
+    out.print(
+        f"{paired.pairs:,} game pairs; A scored 0 / ½ / 1 / 1½ / 2 points in {counts} of them"
+        " (the total's interval is over pairs)",
+        highlight=False,
+    )
+    if r.decision is not None:
+        verdict = {
+            "above": "decided: above",
+            "below": "decided: below",
+            "undecided": "undecided at the cap, around",
+        }[r.decision]
+        out.print(f"{verdict} {_pct(r.threshold)}", highlight=False)
+    if r.sprt is not None:
+        s = r.sprt
+        said = {"H1": f"accepts P1 = {s['p1']:g}", "H0": f"accepts P0 = {s['p0']:g}"}
+        out.print(
+            f"SPRT {said.get(s['verdict'], s['verdict'])}: LLR {s['llr']:+.3f}"
+            f" (bounds {s['lower']:+.3f}, {s['upper']:+.3f})",
+            highlight=False,
+        )
+    out.print(
+        f"seed {r.seed} · {r.games_per_second:,.0f} games/s · {_duration(r.seconds)}",
+        highlight=False,
+    )
     for e in (r.a, r.b):
         if e.live_reason:
             out.print(f"[yellow]{e.name} played live (not a table): {e.live_reason}[/]")
+
+
+def _duration(seconds: float) -> str:
+    """Milliseconds below a second, seconds above: 'exact, 21 ms', '3.4 s'."""
+    return f"{1000 * seconds:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
 @app.command("rules")

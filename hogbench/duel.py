@@ -7,7 +7,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hogbench import simulate
+import numpy as np
+
+from hogbench import simulate, stats
 from hogbench.errors import HogbenchError, UsageError
 from hogbench.loading import Entrant
 from hogbench.rules.base import RuleSet
@@ -56,6 +58,9 @@ class Seat:
 
 @dataclass(frozen=True)
 class DuelResult:
+    """A's results against B. Monte Carlo results carry the joint counts of the game pairs,
+    whose paired estimate (``hogbench.stats``) gives the win rate's interval."""
+
     rules: RuleSet
     a: Entrant
     b: Entrant
@@ -64,6 +69,11 @@ class DuelResult:
     second: Seat  # A moving second
     seed: int | None
     seconds: float
+    joint: np.ndarray | None = None  # Monte Carlo: pairs by [A-first result, A-second result]
+    identical: bool = False  # the same decision table: exactly even, nothing played
+    decision: str | None = None  # --until-decided: above / below / undecided the threshold
+    threshold: float | None = None
+    sprt: dict | None = None  # --sprt: the test, its final LLR and verdict
 
     @property
     def total(self) -> Seat:
@@ -73,11 +83,15 @@ class DuelResult:
         return Seat.from_counts(f.wins + s.wins, f.losses + s.losses, f.ties + s.ties)
 
     @property
-    def interval(self) -> tuple[float, float]:
-        t = self.total
+    def paired(self) -> stats.PairedEstimate | None:
+        return None if self.joint is None else stats.PairedEstimate.from_joint(self.joint)
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The paired 95% interval of A's win rate; None when the value is exact."""
         if self.exact:
-            return t.win_rate, t.win_rate
-        return wilson(t.wins + t.ties / 2, t.games)
+            return None
+        return self.paired.interval()
 
     @property
     def games_per_second(self) -> float | None:
@@ -86,8 +100,8 @@ class DuelResult:
         return self.total.games / self.seconds
 
     def to_dict(self) -> dict:
-        low, high = self.interval
-        return {
+        interval = self.interval
+        data = {
             "rules": self.rules.name,
             "goal": self.rules.goal,
             "options": self.rules.options,
@@ -96,15 +110,23 @@ class DuelResult:
             "a_spec": self.a.spec.text,
             "b_spec": self.b.spec.text,
             "exact": self.exact,
+            "identical_tables": self.identical,
             **self.total.to_dict(),
-            "ci_low": low,
-            "ci_high": high,
+            "ci_low": None if interval is None else interval[0],
+            "ci_high": None if interval is None else interval[1],
             "seed": self.seed,
             "first": self.first.to_dict(),
             "second": self.second.to_dict(),
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
         }
+        if self.joint is not None:
+            data["paired"] = self.paired.to_dict()
+        if self.decision is not None:
+            data["decision"] = {"threshold": self.threshold, "result": self.decision}
+        if self.sprt is not None:
+            data["sprt"] = self.sprt
+        return data
 
 
 def player(entrant: Entrant, rules: RuleSet) -> simulate.Player:
@@ -136,9 +158,20 @@ def run_duel(
     jobs: int = 1,
     exact_mode: bool = False,
     progress: Callable[[int], None] | None = None,
+    until_decided: float | None = None,
+    sprt: stats.Sprt | None = None,
+    on_look: Callable[[stats.PairedEstimate], None] | None = None,
 ) -> DuelResult:
-    """Play A against B: exact win probabilities, or GAMES Monte Carlo games."""
+    """Play A against B: exact win probabilities, or Monte Carlo game pairs.
+
+    Monte Carlo plays GAMES games; with UNTIL_DECIDED (a threshold) it plays blocks of pairs
+    until the interval excludes the threshold, with SPRT until the test accepts a hypothesis,
+    GAMES being then the cap. ON_LOOK is called with the estimate after every block.
+    """
     start = time.perf_counter()
+    if a.table is not None and b.table is not None and a.table.hash == b.table.hash:
+        even = Seat(0, 0, 0, 0.5)
+        return DuelResult(rules, a, b, True, even, even, None, 0.0, identical=True)
     if exact_mode:
         for e in (a, b):
             if e.table is None:
@@ -168,16 +201,72 @@ def run_duel(
         raise UsageError(f"-n must be at least 1, got {games}")
     if seed is None:
         raise UsageError("a Monte Carlo duel needs a seed")
-    counts = simulate.simulate(
-        rules, player(a, rules), player(b, rules), games, seed, jobs, progress
-    )
+    players = player(a, rules), player(b, rules)
+    decision = verdict = None
+    if until_decided is None and sprt is None:
+        joint = simulate.simulate_pairs(rules, *players, games, seed, jobs, progress)
+    else:
+        cap = -(-games // 2)
+        if sprt is not None:
+            plan = list(range(SPRT_BLOCK_PAIRS, cap, SPRT_BLOCK_PAIRS)) + [cap]
+        else:
+            plan = stats.looks(FIRST_LOOK_PAIRS, cap)
+            z = stats.sequential_z(len(plan))
+        joint = np.zeros((3, 3), dtype=np.int64)
+        done = 0
+        for look, total in enumerate(plan):
+            joint += simulate.simulate_pairs(
+                rules, *players, 2 * (total - done), block_seed(seed, look), jobs, progress
+            )
+            done = total
+            estimate = stats.PairedEstimate.from_joint(joint)
+            if on_look is not None:
+                on_look(estimate)
+            if sprt is not None:
+                verdict = sprt.verdict(estimate)
+                if verdict is not None:
+                    break
+            else:
+                decision = stats.decision(estimate, until_decided, z)
+                if decision != stats.UNDECIDED:
+                    break
+    seat = simulate.seat_counts(joint)
+    sprt_data = None
+    if sprt is not None:
+        estimate = stats.PairedEstimate.from_joint(joint)
+        sprt_data = {
+            "p0": sprt.p0,
+            "p1": sprt.p1,
+            "alpha": sprt.alpha,
+            "beta": sprt.beta,
+            "llr": sprt.llr(estimate),
+            "lower": sprt.lower,
+            "upper": sprt.upper,
+            "verdict": verdict or "undecided at the cap",
+        }
     return DuelResult(
         rules,
         a,
         b,
         False,
-        Seat.from_counts(*map(int, counts[0])),
-        Seat.from_counts(*map(int, counts[1])),
+        Seat.from_counts(*map(int, seat[0])),
+        Seat.from_counts(*map(int, seat[1])),
         seed,
         time.perf_counter() - start,
+        joint=joint,
+        decision=decision,
+        threshold=until_decided,
+        sprt=sprt_data,
     )
+
+
+#: Pairs before the first look of ``--until-decided``; the looks then double up to the cap.
+FIRST_LOOK_PAIRS = 1_000
+#: Pairs between two looks of an SPRT.
+SPRT_BLOCK_PAIRS = 1_000
+
+
+def block_seed(seed: int, look: int) -> int:
+    """The seed of a sequential match's LOOK-th block: derived from SEED alone, so a match
+    is the same whatever the number of jobs, and a longer cap only adds blocks."""
+    return int(np.random.SeedSequence([seed, look]).generate_state(1, dtype=np.uint64)[0])

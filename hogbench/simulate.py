@@ -159,10 +159,12 @@ def _splitmix(state: np.ndarray) -> np.ndarray:
 
 
 def _play_rows(rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int) -> np.ndarray:
-    """Play N_GAMES games, pair i on stream seeds[i], A first in even games.
+    """Play N_GAMES (even) games, pair i on stream seeds[i]: game 2i with A first, 2i + 1 with
+    B first.
 
     All unfinished games take a turn together. Both players' rows are stacked: a state x with
-    B to move is row n + x. Returns counts[seat, (A won, A lost, tie, unfinished)].
+    B to move is row n + x. Returns the joint counts of each pair's two games,
+    counts[A-first result, A-second result] with results (A won, A lost, tie, unfinished).
     """
     n = len(rows_a.ptr) - 1
     ptr = np.concatenate([rows_a.ptr[:-1], rows_b.ptr + rows_a.ptr[-1]]).astype(np.uint64)
@@ -192,8 +194,13 @@ def _play_rows(rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int) -> n
             result[game[ended]] = np.where(kind == TIE, 2, np.where((kind == WIN) == mover_a, 0, 1))
             going = ~over
             game, rng, row, a_moves = game[going], rng[going], row[going], a_moves[going]
-    counts = np.zeros((2, 4), dtype=np.int64)
-    np.add.at(counts, (seat, result), 1)
+    return _joint(result)
+
+
+def _joint(result: np.ndarray) -> np.ndarray:
+    """Per-game results (game 2i with A first, 2i + 1 with B first) -> joint pair counts."""
+    counts = np.zeros((4, 4), dtype=np.int64)
+    np.add.at(counts, (result[0::2], result[1::2]), 1)
     return counts
 
 
@@ -246,14 +253,12 @@ def _play_direct_signature(t):
 
 @kernel(_play_direct_signature)
 def _play_direct(g, observation, start, table_a, table_b, seeds, n_games, max_turns, counts):
-    """Play N_GAMES games, pair i on stream seeds[i], A first in even games; add to COUNTS.
-
-    counts[seat, column]: seat 0 = A moved first; columns A won, A lost, tie, unfinished.
+    """Play N_GAMES (even) games, pair i on stream seeds[i], A first in the pair's first game;
+    add to COUNTS[A-first result, A-second result] (A won, A lost, tie, unfinished).
     """
-    for i in range(len(seeds)):
+    for i in range(n_games // 2):
+        first = 3
         for seat in range(2):
-            if 2 * i + seat >= n_games:
-                break
             rng = seeds[i]
             x = start
             a_moves = seat == 0
@@ -271,7 +276,10 @@ def _play_direct(g, observation, start, table_a, table_b, seeds, n_games, max_tu
                 else:
                     column = _finish(kind, a_moves)
                     break
-            counts[seat, column] += 1
+            if seat == 0:
+                first = column
+            else:
+                counts[first, column] += 1
 
 
 def _next_uniform_py(state: int) -> tuple[int, float]:
@@ -303,15 +311,12 @@ def _draw_py(m, x: int, c: int, u: float) -> int:
 def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_games: int):
     """The slow path: at least one strategy is called at every decision."""
     m = rules.model
-    counts = np.zeros((2, 4), dtype=np.int64)
-    for i, pair_seed in enumerate(seeds):
+    result = np.full(n_games, 3, dtype=np.int64)
+    for i, pair_seed in enumerate(seeds[: n_games // 2]):
         for seat in range(2):
-            if 2 * i + seat >= n_games:
-                break
             rng = int(pair_seed)
             x = m.start
             a_moves = seat == 0
-            column = 3
             for _ in range(MAX_TURNS):
                 c = (a if a_moves else b)(int(x))
                 rng, u = _next_uniform_py(rng)
@@ -322,10 +327,9 @@ def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_ga
                 elif kind == SAME:
                     x = code >> 3
                 else:
-                    column = int(_finish(kind, a_moves))
+                    result[2 * i + seat] = int(_finish(kind, a_moves))
                     break
-            counts[seat, column] += 1
-    return counts
+    return _joint(result)
 
 
 def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
@@ -342,7 +346,7 @@ def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
 
 
 def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games: int) -> np.ndarray:
-    """Play one block of games; returns counts[seat, (A won, A lost, tie, unfinished)]."""
+    """Play one block of game pairs; returns counts[A-first result, A-second result]."""
     from contextlib import ExitStack
 
     rules = _cached_rules(rules.name, rules.goal, tuple(sorted(rules.options.items())))
@@ -352,7 +356,7 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         if rows_a is not None:
             return _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games)
         m = rules.model
-        counts = np.zeros((2, 4), dtype=np.int64)
+        counts = np.zeros((4, 4), dtype=np.int64)
         model = (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
         _play_direct(
             model, m.observation, m.start, table_a, table_b, seeds, n_games, MAX_TURNS, counts
@@ -392,6 +396,52 @@ def blocks(games: int, seed: int) -> list[Block]:
     return out
 
 
+def simulate_pairs(
+    rules: RuleSet,
+    a: Player,
+    b: Player,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """Play GAMES games of A against B in pairs that share one dice stream with the seats
+    swapped (an odd GAMES is rounded up to whole pairs). Returns the joint counts of the pairs,
+    counts[A-first result, A-second result], results (A won, A lost, tie): the pair, not the
+    game, is the unit of sampling (see ``hogbench.stats``).
+
+    PROGRESS, if given, is called with the number of games each finished block played.
+    """
+    if games < 1:
+        raise HogbenchError(f"the number of games must be at least 1, got {games}")
+    work = blocks(games + games % 2, seed)
+    if jobs == 1 or len(work) == 1:
+        results: Iterator[np.ndarray] = (play_block(rules, a, b, w.seeds, w.n_games) for w in work)
+    else:
+        from joblib import Parallel, delayed  # only here: its import costs a tenth of a second
+
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(play_block)(rules, a, b, w.seeds, w.n_games) for w in work
+        )
+    total = np.zeros((4, 4), dtype=np.int64)
+    for w, counts in zip(work, results, strict=True):
+        total += counts
+        if progress is not None:
+            progress(w.n_games)
+    unfinished = int(total[3, :].sum() + total[:, 3].sum())
+    if unfinished:
+        raise HogbenchError(
+            f"{unfinished} games were still running after {MAX_TURNS} turns"
+            " (do these strategies ever finish a game?)"
+        )
+    return total[:3, :3]
+
+
+def seat_counts(joint: np.ndarray) -> np.ndarray:
+    """Joint pair counts -> counts[seat, (A won, A lost, tie)], seat 0 = A moved first."""
+    return np.stack([joint.sum(axis=1), joint.sum(axis=0)])
+
+
 def simulate(
     rules: RuleSet,
     a: Player,
@@ -401,29 +451,5 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
-    """Play GAMES games of A against B; returns counts[seat, (A won, A lost, tie)].
-
-    PROGRESS, if given, is called with the number of games each finished block played.
-    """
-    if games < 1:
-        raise HogbenchError(f"the number of games must be at least 1, got {games}")
-    work = blocks(games, seed)
-    if jobs == 1 or len(work) == 1:
-        results: Iterator[np.ndarray] = (play_block(rules, a, b, w.seeds, w.n_games) for w in work)
-    else:
-        from joblib import Parallel, delayed  # only here: its import costs a tenth of a second
-
-        results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(play_block)(rules, a, b, w.seeds, w.n_games) for w in work
-        )
-    total = np.zeros((2, 4), dtype=np.int64)
-    for w, counts in zip(work, results, strict=True):
-        total += counts
-        if progress is not None:
-            progress(w.n_games)
-    if total[:, 3].any():
-        raise HogbenchError(
-            f"{int(total[:, 3].sum())} games were still running after {MAX_TURNS} turns"
-            " (do these strategies ever finish a game?)"
-        )
-    return total[:, :3]
+    """Play GAMES games (whole pairs) of A against B; returns counts[seat, (A won, A lost, tie)]."""
+    return seat_counts(simulate_pairs(rules, a, b, games, seed, jobs, progress))
