@@ -32,7 +32,7 @@ def roller(n):
 
 
 def bacon(score, opponent_score):
-    return 0 if abs((opponent_score // 10) % 10 - opponent_score % 10) + 4 >= 8 else 5
+    return 0 if abs((opponent_score // 10) % 10 - opponent_score % 10) + 4 >= 8 else 6
 
 
 #: Strategy pairs of different strength, with their exact average win rate (both seatings).
