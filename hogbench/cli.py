@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -415,7 +416,9 @@ def max_scoring_num_rolls(
 def win_rate(
     strategy: Annotated[str, typer.Argument(help="The strategy to measure.")],
     baseline: Annotated[str, typer.Option("--baseline", help="Opponent.")] = "",
-    games: Annotated[int, typer.Option("-n", "--trials", help="Games per seating.")] = 1000,
+    games: Annotated[
+        int, typer.Option("-n", "--games", help="Games in all, half in each seating.")
+    ] = 2000,
     rules: RulesOpt = "hog-su21",
     option: OptionOpt = None,
     goal: GoalOpt = None,
@@ -434,14 +437,22 @@ def win_rate(
     a = load_entrant(strategy, rule_set)
     b = load_entrant(baseline or rule_set.baseline, rule_set)
     seed = None if exact else (random.randrange(2**32) if seed is None else seed)
-    result = run_duel(rule_set, a, b, 2 * games, seed, 1, exact)
+    result = run_duel(rule_set, a, b, games, seed, 1, exact)
     if as_json:
         _print_json({"average_win_rate": result.total.win_rate, **result.to_dict()})
         return
-    how = "exact" if exact else f"{2 * games:,} games, seed {seed}"
+    if result.interval is None:
+        how = "identical tables" if result.identical else "exact"
+    else:
+        low, high = result.interval
+        how = (
+            f"95% interval {low:.6f} – {high:.6f} over {result.paired.pairs:,} game pairs,"
+            f" seed {seed}"
+        )
     out.print(
-        f"average_win_rate({a.name}, baseline={b.name}) = [bold]{result.total.win_rate:.6f}[/]"
-        f" ({how})"
+        f"average_win_rate({escape(a.name)}, baseline={escape(b.name)}) ="
+        f" [bold]{result.total.win_rate:.6f}[/] ({how})",
+        highlight=False,
     )
 
 
@@ -501,18 +512,29 @@ def sweep(
     table = Table(
         title=f"{strategy} by {param} vs {baseline or rule_set.baseline} · {rule_set.key}"
     )
-    for col in (param, "A first", "A second", "average win rate"):
+    columns = [param, "A first", "A second", "average win rate"]
+    if games is not None:
+        columns.append("95% interval (pairs)")
+    for col in columns:
         table.add_column(col, justify="right")
     for p in points:
+        interval = [] if games is None else [f"{_pct(p.ci_low)} – {_pct(p.ci_high)}"]
         table.add_row(
             str(p.value),
             _pct(p.first),
             _pct(p.second),
             _pct(p.win_rate),
+            *interval,
             style="bold green" if p is best else None,
         )
     out.print(table)
-    out.print(f"best {param}: [bold]{best.value}[/]" + ("" if games is None else f" (seed {seed})"))
+    said = f"best {param}: [bold]{best.value}[/]"
+    if games is not None:
+        close = [str(p.value) for p in points if p is not best and p.ci_high >= best.ci_low]
+        if close:
+            said += f"; not told apart from {param} {', '.join(close)} at this -n"
+        said += f" (seed {seed})"
+    out.print(said, highlight=False)
 
 
 def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
@@ -520,11 +542,20 @@ def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot([p.value for p in points], [p.win_rate for p in points], marker="o")
-    ax.axhline(0.5, color="grey", linewidth=0.8)
-    ax.set(xlabel=param, ylabel="average win rate", title=strategy)
+    values = [p.value for p in points]
+    rates = [100 * p.win_rate for p in points]
+    if points[0].ci_low is None:
+        ax.plot(values, rates, marker="o")
+    else:  # Monte Carlo: each point with its paired 95% interval
+        below = [r - 100 * p.ci_low for r, p in zip(rates, points, strict=True)]
+        above = [100 * p.ci_high - r for r, p in zip(rates, points, strict=True)]
+        ax.errorbar(values, rates, yerr=[below, above], marker="o", capsize=3)
+    ax.axhline(50, color="grey", linewidth=0.8)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set(xlabel=param, ylabel="average win rate (%)", title=strategy)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -164,6 +164,10 @@ class SweepPoint:
     win_rate: float
     first: float
     second: float
+    #: Monte Carlo: the paired 95% interval of the average win rate, and the pairs played
+    ci_low: float | None = None
+    ci_high: float | None = None
+    pairs: int | None = None
 
 
 def sweep(
@@ -191,7 +195,16 @@ def sweep(
         result = run_duel(
             rules, load_entrant(spec, rules), opponent, games or 0, seed, 1, games is None
         )
+        interval = result.interval or (None, None)
+        paired = result.paired
         points.append(
-            SweepPoint(value, result.total.win_rate, result.first.win_rate, result.second.win_rate)
+            SweepPoint(
+                value,
+                result.total.win_rate,
+                result.first.win_rate,
+                result.second.win_rate,
+                *interval,
+                paired.pairs if paired else None,
+            )
         )
     return points
