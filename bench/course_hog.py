@@ -65,3 +65,58 @@ def average_win_rate(strategy, baseline, trials_count):
     as_first = 1 - make_averaged(winner, trials_count)(strategy, baseline)
     as_second = make_averaged(winner, trials_count)(baseline, strategy)
     return (as_first + as_second) / 2
+
+
+def stripped_average_win_rate(strategy, baseline, games, goal=100):
+    """The course's loop stripped down: play's turn loop calling the course's own take_turn and
+    more_boar, without make_averaged, winner or commentary. GAMES games, A first in every
+    other one; returns A's win rate."""
+    wins = 0
+    for game in range(games):
+        first = game % 2 == 0
+        strategies = (strategy, baseline) if first else (baseline, strategy)
+        scores = [0, 0]
+        who = 0
+        while scores[0] < goal and scores[1] < goal:
+            me, them = scores[who], scores[1 - who]
+            me += take_turn(strategies[who](me, them), them)
+            scores[who] = me
+            if not more_boar(me, them):
+                who = 1 - who
+        wins += (scores[0] >= goal) == first
+    return wins / games
+
+
+def table_average_win_rate(table_a, table_b, games, goal=100):
+    """The bare minimum in Python, stricter still: strategies and the rule functions read from
+    precomputed tables, dice drawn with random.random() inline, no call per turn. GAMES games,
+    A first in every other one; returns A's win rate."""
+    rand = random.random
+    piggy = [piggy_points(o) for o in range(goal)]
+    boar = [[more_boar(s, o) for o in range(goal)] for s in range(goal)]
+    wins = 0
+    for game in range(games):
+        scores = [0, 0]
+        tables = (table_a, table_b) if game % 2 == 0 else (table_b, table_a)
+        who = 0
+        while True:
+            me, them = scores[who], scores[1 - who]
+            n = tables[who][me][them]
+            if n == 0:
+                points = piggy[them]
+            else:
+                points, pig = 0, False
+                for _ in range(n):
+                    d = int(rand() * 6) + 1
+                    pig = pig or d == 1
+                    points += d
+                if pig:
+                    points = 1
+            me += points
+            scores[who] = me
+            if me >= goal:
+                wins += (who == 0) == (game % 2 == 0)
+                break
+            if not boar[me][them]:
+                who = 1 - who
+    return wins / games

@@ -1,6 +1,12 @@
-"""Monte Carlo throughput: hogbench against the course's own play + make_averaged loop.
+"""Monte Carlo throughput: hogbench against two plain references.
 
-Both run here, in this process, on one core, with the same two strategies, taking turns (so
+* the course's own play + make_averaged loop, as students write it (the faithful reference);
+* the course's loop stripped down: play's turn loop calling the course's take_turn and
+  more_boar, without make_averaged, winner or commentary (the stricter reference);
+* the bare minimum in Python: strategies and rules read from tables, dice drawn inline, no
+  call per turn (stricter still: what a careful Python programmer gets).
+
+All run here, in this process, on one core, with the same two strategies, taking turns (so
 both see the same moments of a machine whose speed drifts); the script prints the median of
 several repetitions of each and the ratio. It then times the whole command
 `hogbench duel <file> always_roll:6 -n 100000` as a user runs it (warm caches).
@@ -44,6 +50,20 @@ def course_loop(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def stripped_loop(games: int) -> float:
+    """The stricter reference: games per second."""
+    start = time.perf_counter()
+    course_hog.stripped_average_win_rate(strategy, baseline, games)
+    return games / (time.perf_counter() - start)
+
+
+def table_loop(tables, games: int) -> float:
+    """The bare-minimum reference: games per second."""
+    start = time.perf_counter()
+    course_hog.table_average_win_rate(*tables, games)
+    return games / (time.perf_counter() - start)
+
+
 def hogbench_engine(rules, a, b, games: int, seed: int) -> float:
     start = time.perf_counter()
     simulate(rules, a, b, games, seed, jobs=1)
@@ -68,14 +88,27 @@ def main() -> None:
     table_seconds = time.perf_counter() - start
     hogbench_engine(rules, a, b, 1000, 0)  # load compiled kernels and the model once
 
-    course_rates, our_rates = [], []
+    goal = rules.goal
+    tables = [[[int(t[1][s * goal + o]) for o in range(goal)] for s in range(goal)] for t in (a, b)]
+    course_rates, stripped_rates, table_rates, our_rates = [], [], [], []
     for _ in range(args.repeat):
         course_rates.append(course_loop(args.course_games))
+        stripped_rates.append(stripped_loop(args.course_games))
+        table_rates.append(table_loop(tables, args.course_games))
         our_rates.append(hogbench_engine(rules, a, b, args.games, 1))
-    course, ours = statistics.median(course_rates), statistics.median(our_rates)
-    print(f"course average_win_rate loop:{course:12,.0f} games/s (median of {args.repeat})")
-    print(f"hogbench Monte Carlo engine: {ours:12,.0f} games/s (median of {args.repeat})")
-    print(f"ratio: {ours / course:,.0f}x   (making both tables took {table_seconds:.3f} s)")
+    course = statistics.median(course_rates)
+    stripped = statistics.median(stripped_rates)
+    bare = statistics.median(table_rates)
+    ours = statistics.median(our_rates)
+    n = args.repeat
+    print(f"course average_win_rate loop:{course:12,.0f} games/s (median of {n})")
+    print(f"stripped-down course loop:   {stripped:12,.0f} games/s (median of {n})")
+    print(f"bare table-driven loop:      {bare:12,.0f} games/s (median of {n})")
+    print(f"hogbench Monte Carlo engine: {ours:12,.0f} games/s (median of {n})")
+    print(f"ratio against the course loop:     {ours / course:,.0f}x")
+    print(f"ratio against the stripped loop:   {ours / stripped:,.0f}x")
+    print(f"ratio against the bare table loop: {ours / bare:,.0f}x")
+    print(f"(making both tables took {table_seconds:.3f} s)")
 
     command = [
         sys.executable,
