@@ -157,3 +157,23 @@ def test_sprt_errs_within_alpha_and_beta_and_beats_a_fixed_sample_test(side, mon
     assert error <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / trials), error
     variance = result.paired.variance
     assert np.median(pairs) < test.fixed_pairs(variance), (np.median(pairs), variance)
+
+
+def test_a_match_is_the_same_on_one_process_two_and_a_dask_cluster(monkeypatch):
+    """Block seeds come from the parent: the counts do not depend on where blocks run."""
+    distributed = pytest.importorskip("distributed")
+    from joblib import parallel_config
+
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 10_000)
+    rules, a, b = players("bacon vs 6")
+    one = simulate.simulate_pairs(rules, a, b, 60_000, seed=4, jobs=1)
+    two = simulate.simulate_pairs(rules, a, b, 60_000, seed=4, jobs=2)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+        parallel_config(backend="dask"),
+    ):
+        remote = simulate.simulate_pairs(rules, a, b, 60_000, seed=4, jobs=2)
+    assert (one == two).all() and (one == remote).all()
