@@ -51,11 +51,22 @@ OptionOpt = Annotated[
     typer.Option("--option", "-o", help="Rule option name=value, e.g. feral_hogs=false."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Random seed (default: random).")]
+#: Seeds are what numpy's SeedSequence takes; games are capped where a run would take hours.
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000_000
+SeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed (default: random)."),
+]
 JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
 ]
-GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Number of games.")]
+GamesOpt = Annotated[
+    int,
+    typer.Option(
+        "-n", "--games", min=1, max=MAX_GAMES, help="Number of games (at most 1,000,000,000)."
+    ),
+]
 #: Contest scoring: a match point for an expected win rate above 50.0001%.
 DEFAULT_THRESHOLD = 0.500001
 
