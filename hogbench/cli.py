@@ -35,6 +35,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # Usage errors as click prints them: one line, never a box cut at 80 columns.
+    rich_markup_mode=None,
 )
 experiment_app = typer.Typer(help="The course's experiments.", no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
