@@ -201,35 +201,18 @@ def run_duel(
         raise UsageError(f"-n must be at least 1, got {games}")
     if seed is None:
         raise UsageError("a Monte Carlo duel needs a seed")
-    players = player(a, rules), player(b, rules)
-    decision = verdict = None
-    if until_decided is None and sprt is None:
-        joint = simulate.simulate_pairs(rules, *players, games, seed, jobs, progress)
-    else:
-        cap = -(-games // 2)
-        if sprt is not None:
-            plan = list(range(SPRT_BLOCK_PAIRS, cap, SPRT_BLOCK_PAIRS)) + [cap]
-        else:
-            plan = stats.looks(FIRST_LOOK_PAIRS, cap)
-            z = stats.sequential_z(len(plan))
-        joint = np.zeros((3, 3), dtype=np.int64)
-        done = 0
-        for look, total in enumerate(plan):
-            joint += simulate.simulate_pairs(
-                rules, *players, 2 * (total - done), block_seed(seed, look), jobs, progress
-            )
-            done = total
-            estimate = stats.PairedEstimate.from_joint(joint)
-            if on_look is not None:
-                on_look(estimate)
-            if sprt is not None:
-                verdict = sprt.verdict(estimate)
-                if verdict is not None:
-                    break
-            else:
-                decision = stats.decision(estimate, until_decided, z)
-                if decision != stats.UNDECIDED:
-                    break
+    joint, decision, verdict = play_mc(
+        rules,
+        player(a, rules),
+        player(b, rules),
+        games,
+        seed,
+        jobs,
+        progress,
+        until_decided,
+        sprt,
+        on_look,
+    )
     seat = simulate.seat_counts(joint)
     sprt_data = None
     if sprt is not None:
@@ -258,6 +241,62 @@ def run_duel(
         threshold=until_decided,
         sprt=sprt_data,
     )
+
+
+def play_mc(
+    rules: RuleSet,
+    a: simulate.Player,
+    b: simulate.Player,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    until_decided: float | None = None,
+    sprt: stats.Sprt | None = None,
+    on_look: Callable[[stats.PairedEstimate], None] | None = None,
+) -> tuple[np.ndarray, str | None, str | None]:
+    """Monte Carlo game pairs of A against B: GAMES of them, or with UNTIL_DECIDED (a threshold)
+    or SPRT, blocks until decided with GAMES as the cap. Returns the joint pair counts, the
+    decision (until decided) and the SPRT's verdict ('H0', 'H1' or None at the cap)."""
+    if until_decided is None and sprt is None:
+        return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
+    plan = decision_plan(games) if sprt is None else sprt_plan(games)
+    z = stats.sequential_z(len(plan))
+    joint = np.zeros((3, 3), dtype=np.int64)
+    decision = verdict = None
+    done = 0
+    for look, total in enumerate(plan):
+        joint += simulate.simulate_pairs(
+            rules, a, b, 2 * (total - done), block_seed(seed, look), jobs, progress
+        )
+        done = total
+        estimate = stats.PairedEstimate.from_joint(joint)
+        if on_look is not None:
+            on_look(estimate)
+        if sprt is not None:
+            verdict = sprt.verdict(estimate)
+            if verdict is not None:
+                break
+        else:
+            decision = stats.decision(estimate, until_decided, z)
+            if decision != stats.UNDECIDED:
+                break
+    return joint, decision, verdict
+
+
+def decision_plan(games: int) -> list[int]:
+    """The pair totals at which a match played until decided looks, for a cap of GAMES."""
+    return stats.looks(FIRST_LOOK_PAIRS, -(-games // 2))
+
+
+def decision_z(games: int) -> float:
+    """The z each look of a match capped at GAMES uses (see ``stats.sequential_z``)."""
+    return stats.sequential_z(len(decision_plan(games)))
+
+
+def sprt_plan(games: int) -> list[int]:
+    cap = -(-games // 2)
+    return list(range(SPRT_BLOCK_PAIRS, cap, SPRT_BLOCK_PAIRS)) + [cap]
 
 
 #: Pairs before the first look of ``--until-decided``; the looks then double up to the cap.

@@ -19,6 +19,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from hogbench.duel import decision_z
+from hogbench.stats import UNDECIDED
 from hogbench.store import PairResult
 from hogbench.tournament import GauntletRow, Slot, TournamentResult, pair_seed
 
@@ -100,36 +102,34 @@ def _cell_style(rate: float, threshold: float) -> str:
 
 
 def standings_table(result: TournamentResult) -> Table:
+    hanging = any(s.undecided for s in result.standings)
+    noisy = any(s.rating_error > 0 for s in result.standings)
     table = Table()
-    for col, justify in (
-        ("rank", "right"),
-        ("entrant", "left"),
-        ("points", "right"),
-        ("win rate", "right"),
-        ("rating", "right"),
-        ("pairs", "left"),
-    ):
+    columns = [("rank", "right"), ("entrant", "left"), ("points", "right")]
+    if hanging:
+        columns.append(("undecided", "right"))
+    columns += [("win rate", "right"), ("rating", "right"), ("pairs", "left")]
+    for col, justify in columns:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for s in result.standings:
         slot = result.active[s.index]
         name = Text(s.name)
         if slot.entrant is not None and not slot.entrant.tableable:
             name.append(" (live)", style="yellow")
-        table.add_row(
-            str(s.rank),
-            name,
-            str(s.points),
-            pct(s.win_rate),
-            _rating(s.rating),
-            _pairs_text(result, s.index),
-        )
+        rating = _rating(s.rating) + (f" ± {s.rating_error:.0f}" if noisy else "")
+        row = [str(s.rank), name, str(s.points)]
+        if hanging:
+            row.append(str(s.undecided) if s.undecided else "")
+        row += [pct(s.win_rate), rating, _pairs_text(result, s.index)]
+        table.add_row(*row)
     return table
 
 
 def matrix_table(result: TournamentResult) -> Table:
     """Row entrant's win rate against each column entrant, in standings order.
 
-    Monte Carlo cells carry a "*"; their W/L/T follow in mc_table.
+    Exact cells are the rate; Monte Carlo cells the rate ± the half-width of its paired 95%
+    interval, and a "?" when the pair is still undecided at its cap.
     """
     order = [s.index for s in result.standings]
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1))
@@ -143,28 +143,51 @@ def matrix_table(result: TournamentResult) -> Table:
             if i == j or r is None:
                 cells.append(Text("·", style="dim"))
                 continue
-            text = f"{100 * r.win_rate:.1f}" + ("" if r.exact else "*")
-            cells.append(Text(text, style=_cell_style(r.win_rate, result.tournament.threshold)))
+            cells.append(
+                Text(
+                    _cell_text(result, r),
+                    style=_cell_style(r.win_rate, result.tournament.threshold),
+                )
+            )
         table.add_row(Text(f"{pos:>2} {result.active[i].name}"), *cells)
     return table
 
 
+def _cell_text(result: TournamentResult, r: PairResult) -> str:
+    if r.exact:
+        return f"{100 * r.win_rate:.1f}"
+    low, high = r.interval
+    mark = "?" if _decision(result, r) == UNDECIDED else ""
+    return f"{100 * r.win_rate:.1f}±{100 * (high - low) / 2:.1f}{mark}"
+
+
+def _decision(result: TournamentResult, r: PairResult) -> str:
+    return r.decision(result.tournament.threshold, decision_z(r.key.games))
+
+
 def mc_report(result: TournamentResult, limit: int = MC_LIST_LIMIT) -> list[RenderableType]:
-    """The Monte Carlo pairs with wins, losses and ties (of the first-named entrant)."""
+    """The Monte Carlo pairs: wins, losses and ties (of the first-named entrant), the paired
+    interval and whether the pair is decided."""
     mc = [(i, j, r) for i, j, r in _pairs(result) if not r.exact]
     if not mc:
         return []
     table = Table()
-    for col in ("pair", "W/L/T", "win rate"):
-        table.add_column(col, justify="left" if col == "pair" else "right")
+    for col in ("pair", "W/L/T", "win rate", "95% interval", "decided"):
+        table.add_column(col, justify="left" if col in ("pair", "decided") else "right")
     for i, j, r in mc[:limit]:
         w, losses, ties = r.totals
+        low, high = r.interval
         table.add_row(
             Text(f"{result.active[i].name} vs {result.active[j].name}"),
             f"{w}/{losses}/{ties}",
             pct(r.win_rate),
+            f"{pct(low)} – {pct(high)}",
+            _decision(result, r),
         )
-    note = f"W/L/T of the first named, {mc[0][2].key.games:,} games per pair"
+    note = (
+        f"W/L/T of the first named; each pair played until decided, at most"
+        f" {mc[0][2].key.games:,} games"
+    )
     if len(mc) > limit:
         note += f"; {len(mc) - limit} more in matrix.csv and results.json (--out DIR)"
     return [Text("Monte Carlo pairs", style="bold"), table, Text(note, style="dim")]
@@ -191,7 +214,13 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
     ]
     n = len(result.active)
     if 2 <= n <= MATRIX_LIMIT:
-        parts.append(Text("win rate of the row against the column (%; * Monte Carlo)", "bold"))
+        parts.append(
+            Text(
+                "win rate of the row against the column (%; ± Monte Carlo, with its 95%"
+                " interval; ? undecided)",
+                "bold",
+            )
+        )
         parts.append(matrix_table(result))
     elif n > MATRIX_LIMIT:
         where = f"{out / 'matrix.csv'} and {out / 'index.html'}" if out else "--out DIR"
@@ -210,11 +239,26 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
     parts.append(
         Text(
             f"match point: win rate above {pct(t.threshold, 4)}, ties count as losses;"
-            f" rating: Bradley–Terry on Elo's scale (400 = 10:1 odds, average 1500)",
+            f" rating: Bradley–Terry on Elo's scale (400 = 10:1 odds, average 1500)"
+            + (", ± its standard error from Monte Carlo noise" if _noisy(result) else ""),
             style="dim",
         )
     )
+    hanging = sum(s.undecided for s in result.standings) // 2
+    if hanging:
+        scored = "score by their estimate" if t.score_undecided else "score for nobody"
+        parts.append(
+            Text(
+                f"{hanging} Monte Carlo pairs are undecided at their cap of {t.games:,} games:"
+                f" they {scored} (score_undecided in the tournament file)",
+                style="yellow",
+            )
+        )
     return parts
+
+
+def _noisy(result: TournamentResult) -> bool:
+    return any(s.rating_error > 0 for s in result.standings)
 
 
 def print_report(console: Console, parts: list[RenderableType]) -> None:
@@ -271,6 +315,8 @@ def result_data(result: TournamentResult) -> dict[str, Any]:
                 "points": s.points,
                 "win_rate": _num(s.win_rate),
                 "rating": _num(s.rating),
+                "rating_error": _num(s.rating_error),
+                "undecided": s.undecided,
                 "exact_pairs": exact_pairs,
                 "mc_pairs": mc_pairs,
             }
@@ -287,14 +333,21 @@ def result_data(result: TournamentResult) -> dict[str, Any]:
         }
         if not r.exact:
             w, losses, ties = r.totals
+            seats = r.seat_counts()
+            low, high = r.interval
             item.update(
                 games=r.key.games,
                 seed=pair_seed(r.key),
                 wins=w,
                 losses=losses,
                 ties=ties,
-                counts_first=list(r.counts[:3]),  # type: ignore[index]
-                counts_second=list(r.counts[3:]),  # type: ignore[index]
+                counts_first=seats[0].tolist(),
+                counts_second=seats[1].tolist(),
+                pairs=r.paired.pairs,
+                pentanomial=list(r.paired.counts),
+                ci_low=low,
+                ci_high=high,
+                decision=_decision(result, r),
             )
         pairs.append(item)
     order = [s.index for s in result.standings]
@@ -330,15 +383,18 @@ def _cell(result: TournamentResult, i: int, j: int) -> dict[str, Any] | None:
         return None
     cell: dict[str, Any] = {"rate": r.win_rate, "exact": r.exact}
     if not r.exact:
-        cell["wlt"] = "/".join(map(str, r.totals))
+        low, high = r.interval
+        cell.update(ci=[low, high], decision=_decision(result, r))
     return cell
 
 
 def write_reports(result: TournamentResult, out: Path) -> list[Path]:
-    """standings.csv, matrix.csv, results.json and index.html in OUT; returns their paths."""
+    """standings.csv, matrix.csv (win rates), pairs.csv (each pair: rate, interval, W/L/T),
+    results.json and index.html in OUT; returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
     data = result_data(result)
-    paths = [out / n for n in ("standings.csv", "matrix.csv", "results.json", "index.html")]
+    names = ("standings.csv", "matrix.csv", "results.json", "index.html", "pairs.csv")
+    paths = [out / n for n in names]
     with paths[0].open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["rank", "entrant", "points", "win_rate", "rating", "exact_pairs", "mc_pairs"]
@@ -353,15 +409,19 @@ def write_reports(result: TournamentResult, out: Path) -> list[Path]:
                 ["", d["name"], "", "", "", "", "", d["spec"], "", f"disqualified: {d['reason']}"]
             )
     with paths[1].open("w", newline="", encoding="utf-8") as f:
-        # A cell is the row's win rate when exact, the row's wins/losses/ties when Monte Carlo.
+        # A cell is the row's win rate; intervals and wins/losses/ties are in pairs.csv.
         w = csv.writer(f)
-        names = [s["name"] for s in data["standings"]]
-        w.writerow(["entrant", *names])
-        for name, row in zip(names, data["matrix"], strict=True):
-            w.writerow(
-                [name]
-                + ["" if c is None else (repr(c["rate"]) if c["exact"] else c["wlt"]) for c in row]
-            )
+        entrants = [s["name"] for s in data["standings"]]
+        w.writerow(["entrant", *entrants])
+        for name, row in zip(entrants, data["matrix"], strict=True):
+            w.writerow([name] + ["" if c is None else repr(c["rate"]) for c in row])
+    with paths[4].open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        columns = ["a", "b", "mode", "win_rate", "ci_low", "ci_high", "decision", "pairs"]
+        columns += ["wins", "losses", "ties", "games"]
+        w.writerow(columns)
+        for p in data["pairs"]:
+            w.writerow([p.get(c, "") for c in columns])
     paths[2].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     paths[3].write_text(html_page(data), encoding="utf-8")
     return paths

@@ -22,14 +22,23 @@ RATING_SCALE = 400.0
 CLIP = 1e-6
 
 
-def match_points(rates: np.ndarray, threshold: float = DEFAULT_THRESHOLD) -> np.ndarray:
+def match_points(
+    rates: np.ndarray,
+    threshold: float = DEFAULT_THRESHOLD,
+    undecided: np.ndarray | None = None,
+    score_undecided: bool = True,
+) -> np.ndarray:
     """One point per opponent beaten with a win rate above THRESHOLD.
 
     A tied match (neither side above the threshold) scores nothing for either side: ties count
-    as losses, as in the contest.
+    as losses, as in the contest. UNDECIDED marks Monte Carlo pairs whose interval still holds
+    the threshold: they score by their estimate, or (SCORE_UNDECIDED false) for nobody.
     """
     with np.errstate(invalid="ignore"):
-        return np.sum(np.nan_to_num(rates, nan=0.0) > threshold, axis=1).astype(int)
+        wins = np.nan_to_num(rates, nan=0.0) > threshold
+    if undecided is not None and not score_undecided:
+        wins &= ~undecided
+    return np.sum(wins, axis=1).astype(int)
 
 
 def average_win_rates(rates: np.ndarray) -> np.ndarray:
@@ -103,6 +112,32 @@ def bradley_terry(rates: np.ndarray, tolerance: float = 1e-10) -> np.ndarray:
     return ratings
 
 
+def rating_errors(
+    rates: np.ndarray, errors: np.ndarray, draws: int = 64, seed: int = 0
+) -> np.ndarray:
+    """Standard errors of the Bradley–Terry ratings from the Monte Carlo noise of the rates.
+
+    ERRORS[i, j] is the standard error of rates[i, j] (0 where exact). The ratings are refitted
+    to DRAWS matrices whose Monte Carlo rates are redrawn from their sampling distribution (a
+    parametric bootstrap); the spread of each rating is its error. Exact results carry no
+    sampling error, so a tournament of exact pairs gets zeros.
+    """
+    n = len(rates)
+    noisy = np.triu(np.nan_to_num(errors) > 0, 1)
+    if not noisy.any():
+        return np.where(np.isnan(bradley_terry(rates)), np.nan, 0.0)
+    rng = np.random.default_rng(seed)
+    fits = []
+    for _ in range(draws):
+        draw = rates.copy()
+        shift = rng.standard_normal((n, n)) * np.nan_to_num(errors)
+        upper = np.clip(rates + shift, 0.0, 1.0)
+        draw[noisy] = upper[noisy]
+        draw.T[noisy] = 1.0 - upper[noisy]
+        fits.append(bradley_terry(draw, tolerance=1e-6))
+    return np.std(fits, axis=0, ddof=1)
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings. ``index`` is the entrant's position in the rates matrix."""
@@ -114,19 +149,30 @@ class Standing:
     win_rate: float
     rating: float
     opponents: int  # opponents with a result
+    rating_error: float = 0.0  # standard error of the rating from Monte Carlo noise
+    undecided: int = 0  # Monte Carlo pairs still undecided at their cap: points that hang
 
 
 def standings(
-    names: list[str], rates: np.ndarray, threshold: float = DEFAULT_THRESHOLD
+    names: list[str],
+    rates: np.ndarray,
+    threshold: float = DEFAULT_THRESHOLD,
+    errors: np.ndarray | None = None,
+    undecided: np.ndarray | None = None,
+    score_undecided: bool = True,
 ) -> list[Standing]:
     """The standings, best first: by match points, then average win rate, rating and name.
 
     Rank depends on match points alone (the contest's rule), so entrants level on points share a
-    rank; the other keys only order the lines within a rank.
+    rank; the other keys only order the lines within a rank. ERRORS (standard errors of the
+    rates, 0 where exact) give the ratings' error bars; UNDECIDED marks the pairs whose point
+    hangs (see ``match_points``).
     """
-    points = match_points(rates, threshold)
+    points = match_points(rates, threshold, undecided, score_undecided)
     averages = average_win_rates(rates)
     ratings = bradley_terry(rates)
+    spread = np.zeros(len(names)) if errors is None else rating_errors(rates, errors)
+    hanging = np.zeros(len(names), int) if undecided is None else undecided.sum(axis=1)
     opponents = (~np.isnan(rates)).sum(axis=1)
 
     def order(i: int) -> tuple:
@@ -145,6 +191,8 @@ def standings(
             float(averages[i]),
             float(ratings[i]),
             int(opponents[i]),
+            float(spread[i]),
+            int(hanging[i]),
         )
         for rank, i in zip(ranks, ordered, strict=True)
     ]

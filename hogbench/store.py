@@ -17,6 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from hogbench import stats
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS pairs (
     rules TEXT NOT NULL,
@@ -46,18 +50,26 @@ class PairKey:
     games: int
 
 
+#: A's results in one game, in the order of the joint counts.
+WON, LOST, TIED = range(3)
+_FROM_B = [LOST, WON, TIED]  # the same game's result seen from B
+
+
 @dataclass(frozen=True)
 class PairResult:
     """A's results against B in both seatings.
 
-    ``first``/``second`` are A's win rates moving first/second (a tie counts half); for Monte
-    Carlo pairs ``counts`` holds A's (wins, losses, ties) moving first, then moving second.
+    ``first``/``second`` are A's win rates moving first/second (a tie counts half). For Monte
+    Carlo pairs ``counts`` holds the joint counts of the game pairs (two games on one dice
+    stream, seats swapped): counts[3 * r1 + r2] pairs in which A's game moving first ended r1
+    and its game moving second r2, results (won, lost, tied). The pair is the unit of sampling
+    (``hogbench.stats``), so these counts carry the interval, not just the rates.
     """
 
     key: PairKey
     first: float
     second: float
-    counts: tuple[int, int, int, int, int, int] | None = None
+    counts: tuple[int, ...] | None = None
     seconds: float = 0.0
 
     @property
@@ -65,26 +77,56 @@ class PairResult:
         return self.key.mode == "exact"
 
     @property
+    def joint(self) -> np.ndarray:
+        assert self.counts is not None
+        return np.array(self.counts, dtype=np.int64).reshape(3, 3)
+
+    @property
     def win_rate(self) -> float:
         if self.counts is None:
             return (self.first + self.second) / 2
-        wins, losses, ties = self.totals
-        return (wins + ties / 2) / (wins + losses + ties)
+        return self.paired.win_rate
+
+    @property
+    def paired(self) -> stats.PairedEstimate | None:
+        """The paired estimate of a Monte Carlo pair (None when exact)."""
+        return None if self.counts is None else stats.PairedEstimate.from_joint(self.joint)
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        paired = self.paired
+        return None if paired is None else paired.interval()
 
     @property
     def totals(self) -> tuple[int, int, int]:
         """A's wins, losses and ties over both seatings (Monte Carlo pairs only)."""
-        assert self.counts is not None
-        c = self.counts
-        return c[0] + c[3], c[1] + c[4], c[2] + c[5]
+        seats = self.seat_counts()
+        return tuple(int(x) for x in seats.sum(axis=0))  # type: ignore[return-value]
+
+    def seat_counts(self) -> np.ndarray:
+        """counts[seat, (won, lost, tied)], seat 0 = A moving first (Monte Carlo pairs only)."""
+        joint = self.joint
+        return np.stack([joint.sum(axis=1), joint.sum(axis=0)])
+
+    def decision(self, threshold: float, z: float) -> str:
+        """ABOVE or BELOW THRESHOLD, or UNDECIDED: exact pairs are always decided (a rate
+        equal to the threshold is below, as ties count as losses), Monte Carlo pairs when the
+        interval of half-width z standard errors excludes the threshold."""
+        if self.counts is None:
+            return stats.ABOVE if self.win_rate > threshold else stats.BELOW
+        return stats.decision(self.paired, threshold, z)
 
     def flipped(self) -> PairResult:
         """The same pair seen from B: B first is A second, and wins are losses."""
         k = self.key
         counts = None
         if self.counts is not None:
-            w1, l1, t1, w2, l2, t2 = self.counts
-            counts = (l2, w2, t2, l1, w1, t1)
+            joint = self.joint
+            counts = tuple(
+                int(joint[_FROM_B[second], _FROM_B[first]])
+                for first in range(3)
+                for second in range(3)
+            )
         return PairResult(
             PairKey(k.rules, k.b, k.a, k.mode, k.seed, k.games),
             1.0 - self.second,
@@ -120,6 +162,8 @@ class Store:
                 key = PairKey(rules, a, b, mode, seed, games)
                 if key in wanted:
                     parsed = tuple(int(c) for c in counts.split()) if counts else None
+                    if mode != "exact" and (parsed is None or len(parsed) != 9):
+                        continue  # kept per seating by an older version: play it again
                     found[key] = PairResult(key, first, second, parsed, seconds)
         return found
 

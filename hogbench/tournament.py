@@ -32,11 +32,12 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
 from hogbench import exact, simulate
-from hogbench.duel import player
+from hogbench.duel import decision_z, play_mc, player
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import Entrant, load_entrant
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
+from hogbench.stats import UNDECIDED
 from hogbench.store import PairKey, PairResult, Store
 
 try:
@@ -61,11 +62,12 @@ TOML_KEYS = {
     "options": "table of rule options, e.g. feral_hogs = false",
     "entrants": "list of .py paths, folders, globs or built-in specs",
     "mode": '"exact" (default) or "mc"',
-    "games": "Monte Carlo games per pair",
+    "games": "Monte Carlo games per pair at most (pairs play until decided)",
     "seed": "seed for Monte Carlo pairs (default 0)",
     "threshold": "win rate above which a match scores a point (default 0.500001)",
     "store": "SQLite results file",
     "out": "folder for the reports",
+    "score_undecided": "whether a Monte Carlo pair undecided at its cap scores by its estimate",
     "time_limit": (
         "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)"
     ),
@@ -86,6 +88,9 @@ class Tournament:
     store: Path | None = None
     out: Path | None = None
     time_limit: float | None = None  # the sandbox's limit for loading one submission
+    #: Monte Carlo pairs still undecided at their cap score by their estimate (True) or for
+    #: nobody (False); either way the standings say how many points hang on them.
+    score_undecided: bool = True
 
 
 # -- sources -----------------------------------------------------------------------------------
@@ -165,6 +170,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
     store = get("store", (str, Path), None)
     out = get("out", (str, Path), None)
     time_limit = get("time_limit", (float, int), None)
+    score_undecided = get("score_undecided", bool, True)
     if mode not in MODES:
         raise fail("mode", f'must be "exact" or "mc", got {mode!r}')
     if games < 1:
@@ -201,6 +207,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
         store=Path(store) if store is not None else None,
         out=Path(out) if out is not None else None,
         time_limit=float(time_limit) if time_limit is not None else None,
+        score_undecided=score_undecided,
     )
 
 
@@ -342,8 +349,11 @@ class PairFailure:
 
 
 def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
-    """Exact wherever both sides are tables and the tournament is exact."""
-    return "exact" if mode == "exact" and a.tableable and b.tableable else "mc"
+    """Exact wherever both sides are tables and the tournament is exact, and for identical
+    tables in any mode: they are exactly even, and no game needs playing to say so."""
+    if not (a.tableable and b.tableable):
+        return "mc"
+    return "exact" if mode == "exact" or a.key == b.key else "mc"
 
 
 def pair_key(rules: str, a: str, b: str, exact_pair: bool, seed: int, games: int) -> PairKey:
@@ -376,9 +386,13 @@ def _resident(rules: RuleSet) -> RuleSet:
 
 
 def play_batch(
-    rules: RuleSet, players: dict[str, simulate.Player], keys: list[PairKey]
+    rules: RuleSet,
+    players: dict[str, simulate.Player],
+    keys: list[PairKey],
+    threshold: float = DEFAULT_THRESHOLD,
 ) -> list[PairResult | PairFailure]:
-    """Play a batch of pairs (in a worker): exact.evaluate for tables, simulate otherwise."""
+    """Play a batch of pairs (in a worker): exact.evaluate for tables; otherwise Monte Carlo
+    game pairs until the paired interval excludes THRESHOLD, with the key's games as the cap."""
     rules = _resident(rules)
     players = {name: _writable(p) for name, p in players.items()}
     results: list[PairResult | PairFailure] = []
@@ -391,8 +405,13 @@ def play_batch(
                     PairResult(key, values.first, values.second, None, time.perf_counter() - start)
                 )
                 continue
-            counts = simulate.simulate(
-                rules, players[key.a], players[key.b], key.games, pair_seed(key), jobs=1
+            joint, _, _ = play_mc(
+                rules,
+                players[key.a],
+                players[key.b],
+                key.games,
+                pair_seed(key),
+                until_decided=threshold,
             )
         except StrategyError as exc:
             results.append(PairFailure(key, str(exc), True, exc.where))
@@ -400,10 +419,11 @@ def play_batch(
         except HogbenchError as exc:
             results.append(PairFailure(key, str(exc), False))
             continue
-        first, second = ((w + t / 2) / (w + lost + t) for w, lost, t in counts.tolist())
-        flat = tuple(int(c) for c in counts.ravel())
+        seats = simulate.seat_counts(joint)
+        first, second = ((w + t / 2) / (w + lost + t) for w, lost, t in seats.tolist())
+        flat = tuple(int(c) for c in joint.ravel())
         seconds = time.perf_counter() - start
-        results.append(PairResult(key, first, second, flat, seconds))  # type: ignore[arg-type]
+        results.append(PairResult(key, first, second, flat, seconds))
     return results
 
 
@@ -549,8 +569,10 @@ def play_pairs(
     scheduler: str | None = None,
     batch_size: int | None = None,
     progress: Progress | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
 ) -> Played:
-    """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store."""
+    """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store. Monte
+    Carlo pairs play until decided against THRESHOLD, GAMES being each pair's cap."""
     names = [e.key for e in entrants]  # a table's key is a hash of it: worth computing once
     keys = {
         (i, j): pair_key(
@@ -572,9 +594,8 @@ def play_pairs(
     tasks = []
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
-        tasks.append(
-            (rules, {name: player(_portable(by_key[name]), rules) for name in needed}, batch)
-        )
+        players = {name: player(_portable(by_key[name]), rules) for name in needed}
+        tasks.append((rules, players, batch, threshold))
     failed: dict[PairKey, PairFailure] = {}
     start = time.perf_counter()
     if progress is not None and missing:
@@ -674,6 +695,7 @@ def run(
             scheduler,
             batch_size,
             progress,
+            t.threshold,
         )
     failures = []
     for (i, j), failure in sorted(played.failures.items()):
@@ -691,15 +713,23 @@ def run(
             results[renumber[i], renumber[j]] = r
             results[renumber[j], renumber[i]] = r.flipped()
     active = [active[k] for k in keep]
-    rates = np.full((len(active), len(active)), np.nan)
+    n = len(active)
+    rates = np.full((n, n), np.nan)
+    errors = np.zeros((n, n))
+    undecided = np.zeros((n, n), dtype=bool)
     for (i, j), r in results.items():
         rates[i, j] = r.win_rate
+        if not r.exact:
+            errors[i, j] = r.paired.standard_error
+            undecided[i, j] = r.decision(t.threshold, decision_z(r.key.games)) == UNDECIDED
     return TournamentResult(
         tournament=t,
         slots=slots,
         active=active,
         results=results,
-        standings=standings([s.name for s in active], rates, t.threshold),
+        standings=standings(
+            [s.name for s in active], rates, t.threshold, errors, undecided, t.score_undecided
+        ),
         rates=rates,
         failures=failures,
         computed=played.computed,
@@ -737,7 +767,17 @@ def gauntlet(
     playing = [s for s in opponents if s.entrant is not None]
     entrants = [me] + [s.entrant for s in playing]
     wanted = [(0, k + 1) for k in range(len(playing))]
-    played = play_pairs(rules, entrants, wanted, "exact", games, seed, jobs=jobs, progress=progress)
+    played = play_pairs(
+        rules,
+        entrants,
+        wanted,
+        "exact",
+        games,
+        seed,
+        jobs=jobs,
+        progress=progress,
+        threshold=threshold,
+    )
     rows = []
     position = {id(slot): k + 1 for k, slot in enumerate(playing)}
     for slot in opponents:

@@ -49,10 +49,11 @@ def out(result, tmp_path_factory) -> Path:
     return folder
 
 
-def test_the_four_files_are_written(out, result):
+def test_the_five_files_are_written(out, result):
     assert sorted(p.name for p in out.iterdir()) == [
         "index.html",
         "matrix.csv",
+        "pairs.csv",
         "results.json",
         "standings.csv",
     ]
@@ -68,10 +69,16 @@ def test_the_four_files_are_written(out, result):
     live = next(
         k for k, s in enumerate(result.standings) if result.active[s.index].entrant.live_reason
     )
-    cells = [row[live + 1] for row in matrix[1:] if row[live + 1]]
-    assert all(c.count("/") == 2 for c in cells)  # Monte Carlo cells are W/L/T
-    exact_cells = [row[1] for row in matrix[1:] if row[1] and "/" not in row[1]]
-    assert all(0 < float(c) < 1 for c in exact_cells)
+    cells = [float(row[k]) for row in matrix[1:] for k in range(1, n + 1) if row[k]]
+    assert len(cells) == n * (n - 1) and all(0 <= c <= 1 for c in cells)  # numbers only
+    pairs = list(csv.DictReader((out / "pairs.csv").open()))
+    name = result.standings[live].name
+    mc = [p for p in pairs if p["mode"] == "mc"]
+    assert mc and all(name in (p["a"], p["b"]) for p in mc)
+    for p in mc:  # W/L/T in their own columns, the paired interval around the rate
+        assert int(p["wins"]) + int(p["losses"]) + int(p["ties"]) == 2 * int(p["pairs"])
+        assert float(p["ci_low"]) <= float(p["win_rate"]) <= float(p["ci_high"])
+        assert p["decision"] in ("above", "below", "undecided")
 
 
 def test_results_json_has_every_pair_and_the_versions(out, result):

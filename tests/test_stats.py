@@ -177,3 +177,35 @@ def test_a_match_is_the_same_on_one_process_two_and_a_dask_cluster(monkeypatch):
     ):
         remote = simulate.simulate_pairs(rules, a, b, 60_000, seed=4, jobs=2)
     assert (one == two).all() and (one == remote).all()
+
+
+def test_a_monte_carlo_tournament_never_scores_a_pair_against_its_exact_result(tmp_path):
+    """Every pair plays until decided; no decided pair contradicts the exact value, and the
+    pairs too close to call at the cap come out undecided."""
+    from hogbench import tournament as tm
+
+    rules = get_rules("hog-su21", GOAL)
+    specs = [f"always_roll:{n}" for n in (2, 3, 4, 5, 6, 8)]
+    specs += ["piggypoints_strategy", "more_boar_strategy:cutoff=7,num_rolls=5"]
+
+    def run(mode):
+        t = tm.Tournament("until decided", rules, specs, mode=mode, games=20_000, seed=5)
+        t.store = tmp_path / f"{mode}.sqlite"
+        return tm.run(t)
+
+    mc, exact = run("mc"), run("exact")
+    z = duel_module.decision_z(20_000)
+    undecided = contradictions = 0
+    for (i, j), r in mc.results.items():
+        truth_ij = exact.results[i, j].win_rate
+        verdict = r.decision(0.500001, z)
+        if verdict == stats.UNDECIDED:
+            undecided += 1
+            continue
+        contradictions += verdict != (stats.ABOVE if truth_ij > 0.500001 else stats.BELOW)
+        # anything this close to the threshold cannot be decided with 10,000 pairs
+        assert abs(truth_ij - 0.500001) > 0.002, (specs[i], specs[j], truth_ij)
+    assert contradictions == 0
+    assert undecided >= 2  # always_roll(4) against always_roll(6) is 49.5% to 40, for one
+    hanging = sum(s.undecided for s in mc.standings)
+    assert hanging == undecided  # each undecided pair hangs over both of its entrants

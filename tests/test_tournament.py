@@ -161,15 +161,27 @@ def test_bradley_terry_survives_a_strategy_that_never_wins():
 # -- the store ---------------------------------------------------------------------------------
 def test_store_round_trip_and_flip(tmp_path):
     key = PairKey("hog-su21:goal=100", "aaa", "bbb", "mc", 3, 10)
-    result = PairResult(key, 0.6, 0.4, (3, 2, 0, 2, 3, 0), 0.1)
+    # joint counts of the game pairs: [A first won/lost/tied] x [A second won/lost/tied]
+    result = PairResult(key, 0.6, 0.4, (1, 2, 0, 1, 1, 0, 0, 0, 0), 0.1)
     with Store(tmp_path / "s.sqlite") as store:
         store.put([result])
     with Store(tmp_path / "s.sqlite") as store:
         assert store.get([key]) == {key: result}
         assert store.get([PairKey("hog-su21:goal=100", "aaa", "bbb", "mc", 4, 10)]) == {}
     flipped = result.flipped()
-    assert flipped.counts == (3, 2, 0, 2, 3, 0) and flipped.key.a == "bbb"
+    # B's first game is A's second, and B's wins are A's losses
+    assert flipped.seat_counts().tolist() == [[3, 2, 0], [2, 3, 0]]
+    assert result.seat_counts().tolist() == [[3, 2, 0], [2, 3, 0]]
+    assert flipped.key.a == "bbb" and flipped.flipped() == result
     assert flipped.win_rate == pytest.approx(1 - result.win_rate)
+    assert flipped.paired.pairs == result.paired.pairs == 5
+
+
+def test_a_store_row_counted_per_seating_by_an_older_version_is_played_again(tmp_path):
+    key = PairKey("hog-su21:goal=100", "aaa", "bbb", "mc", 3, 10)
+    with Store(tmp_path / "s.sqlite") as store:
+        store.put([PairResult(key, 0.6, 0.4, (3, 2, 0, 2, 3, 0), 0.1)])
+        assert store.get([key]) == {}
 
 
 # -- the round robin ---------------------------------------------------------------------------
