@@ -619,6 +619,9 @@ def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[s
                 "first": r.result.first if r.result else None,
                 "second": r.result.second if r.result else None,
                 "wlt": list(r.result.totals) if r.result and not r.result.exact else None,
+                "ci": list(r.result.interval) if r.result and not r.result.exact else None,
+                "pairs": r.result.paired.pairs if r.result and not r.result.exact else None,
+                "decided": r.decision,
                 "beats": r.beats,
                 "problem": r.problem,
             }
@@ -630,12 +633,12 @@ def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[s
 def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list[RenderableType]:
     """The gauntlet as the terminal shows it: one line per opponent, then what went wrong."""
     table = Table()
-    for col in ("opponent", "mode", "first", "second", "win rate", "beats"):
+    for col in ("opponent", "mode", "first", "second", "win rate", "95% interval", "beats"):
         table.add_column(col, justify="left" if col in ("opponent", "mode") else "right")
     problems: list[RenderableType] = []
     for r in rows:
         if r.result is None:
-            table.add_row(Text(r.opponent.name), "—", "", "", "", Text("not played", "red"))
+            table.add_row(Text(r.opponent.name), "—", "", "", "", "", Text("not played", "red"))
             problem = r.problem or ""
             if r.opponent.spec.split(":")[0] not in problem:  # errors name their file already
                 problem = f"{r.opponent.name}: {problem}"
@@ -643,16 +646,25 @@ def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list
             continue
         res = r.result
         mode = "exact" if res.exact else "MC " + "/".join(map(str, res.totals))
+        interval = "" if res.exact else "{} – {}".format(*map(pct, res.interval))
+        if r.decision == UNDECIDED:
+            verdict = Text("undecided", "yellow")
+        else:
+            verdict = Text("yes", "green") if r.beats else Text("no", "red")
         table.add_row(
             Text(r.opponent.name),
             mode,
             pct(res.first),
             pct(res.second),
             pct(res.win_rate),
-            Text("yes", "green") if r.beats else Text("no", "red"),
+            interval,
+            verdict,
         )
     played = [r for r in rows if r.result is not None]
     beaten = sum(r.beats for r in rows)
     summary = f"beats {beaten} of {len(played)} (win rate above {pct(threshold, 4)})"
+    undecided = sum(r.decision == UNDECIDED for r in rows)
+    if undecided:
+        summary += f"; {undecided} undecided at the cap (raise -n to decide them)"
     title = Text(f"{me.name} against the field", style="bold")
     return [title, table, Text(summary, style="bold"), *problems]

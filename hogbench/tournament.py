@@ -37,7 +37,7 @@ from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import Entrant, load_entrant
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
-from hogbench.stats import UNDECIDED
+from hogbench.stats import ABOVE, UNDECIDED
 from hogbench.store import PairKey, PairResult, Store
 
 try:
@@ -745,6 +745,7 @@ class GauntletRow:
     result: PairResult | None  # from the challenger's side; None if not played
     beats: bool
     problem: str | None = None
+    decision: str | None = None  # above / below / undecided the threshold (None: not played)
 
 
 def gauntlet(
@@ -763,7 +764,8 @@ def gauntlet(
     in its row.
     """
     me = load_entrant(challenger, rules)
-    opponents = load_slots(expand_entrants(field_specs, Path.cwd()), rules, jobs, progress)
+    specs = [s for s in expand_entrants(field_specs, Path.cwd()) if not _same_file(s, me)]
+    opponents = load_slots(specs, rules, jobs, progress)
     playing = [s for s in opponents if s.entrant is not None]
     entrants = [me] + [s.entrant for s in playing]
     wanted = [(0, k + 1) for k in range(len(playing))]
@@ -787,12 +789,28 @@ def gauntlet(
         ij = (0, position[id(slot)])
         result = played.results.get(ij)
         failure = played.failures.get(ij)
+        decision = None
+        if result is not None:
+            decision = result.decision(threshold, decision_z(result.key.games))
         rows.append(
             GauntletRow(
                 slot,
                 result,
-                result is not None and result.win_rate > threshold,
+                decision == ABOVE,
                 failure.message if failure else None,
+                decision,
             )
         )
     return Slot(challenger, clean_name(me.name), entrant=me), rows
+
+
+def _same_file(spec: str, entrant: Entrant) -> bool:
+    """Whether SPEC names the challenger's own file: a glob of the field often includes it,
+    and a strategy played against itself says nothing."""
+    if entrant.spec.path is None:
+        return spec.strip() == entrant.spec.text
+    path = Path(spec.split(":")[0])
+    try:
+        return path.resolve() == entrant.spec.path.resolve()
+    except OSError:
+        return False

@@ -209,3 +209,15 @@ def test_a_monte_carlo_tournament_never_scores_a_pair_against_its_exact_result(t
     assert undecided >= 2  # always_roll(4) against always_roll(6) is 49.5% to 40, for one
     hanging = sum(s.undecided for s in mc.standings)
     assert hanging == undecided  # each undecided pair hangs over both of its entrants
+
+
+def test_a_gauntlet_never_plays_a_strategy_against_itself(tmp_path, files):
+    from hogbench import tournament as tm
+
+    me = tmp_path / "me.py"
+    me.write_text((files / "good_su21.py").read_text())
+    (tmp_path / "other.py").write_text("def final_strategy(s, o):\n    return 4\n")
+    rules = get_rules("hog-su21", GOAL)
+    _, rows = tm.gauntlet(rules, str(me), [str(tmp_path / "*.py")])
+    assert [r.opponent.spec for r in rows] == [str(tmp_path / "other.py")]
+    assert rows[0].decision in (stats.ABOVE, stats.BELOW)  # exact pairs are always decided
