@@ -398,15 +398,17 @@ def write_reports(result: TournamentResult, out: Path) -> list[Path]:
     with paths[0].open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["rank", "entrant", "points", "win_rate", "rating", "exact_pairs", "mc_pairs"]
-                   + ["spec", "key", "status"])  # fmt: skip
+                   + ["spec", "key", "status", "rating_error", "undecided"])  # fmt: skip
         for s in data["standings"]:
             w.writerow(
                 [s["rank"], s["name"], s["points"], s["win_rate"], s["rating"], s["exact_pairs"]]
                 + [s["mc_pairs"], s["spec"], s["key"], "live" if s["live"] else "ok"]
+                + [s["rating_error"], s["undecided"]]
             )
         for d in data["disqualified"]:
             w.writerow(
                 ["", d["name"], "", "", "", "", "", d["spec"], "", f"disqualified: {d['reason']}"]
+                + ["", ""]
             )
     with paths[1].open("w", newline="", encoding="utf-8") as f:
         # A cell is the row's win rate; intervals and wins/losses/ties are in pairs.csv.
@@ -467,8 +469,9 @@ th, td { padding: 3px 8px; border-bottom: 1px solid #eee; }
 <p class="note">Click a column to sort. A match point is a win rate above the threshold; ties count
 as losses. Rating: Bradley&ndash;Terry on Elo's scale (400 points = 10:1 odds, average 1500).</p>
 <h2>Win rates</h2>
-<p class="note">Row entrant's win rate against the column entrant (exact, or Monte Carlo with
-W/L/T), from red (loses) to green (wins).</p>
+<p class="note">Row entrant's win rate against the column entrant: exact, or Monte Carlo
+± the half-width of its paired 95% interval, "?" when undecided; from red (loses) to green
+(wins).</p>
 <table id="matrix"></table>
 <div id="disqualified"></div>
 <script id="data" type="application/json">/*DATA*/</script>
@@ -564,9 +567,12 @@ function renderMatrix() {
       const td = el("td");
       if (cell) {
         td.style.background = colour(cell.rate);
-        if (!small) td.textContent = cell.exact ? (100 * cell.rate).toFixed(1) : cell.wlt;
+        const half = cell.exact ? "" : "±" + (50 * (cell.ci[1] - cell.ci[0])).toFixed(1);
+        const open = cell.decision === "undecided" ? "?" : "";
+        if (!small) td.textContent = (100 * cell.rate).toFixed(1) + half + open;
         td.title = `${data.standings[i].name} vs ${data.standings[j].name}: ${pct(cell.rate)}` +
-          (cell.exact ? " (exact)" : ` (Monte Carlo, W/L/T ${cell.wlt})`);
+          (cell.exact ? " (exact)" :
+            ` (Monte Carlo, 95% interval ${pct(cell.ci[0])} – ${pct(cell.ci[1])}, ${cell.decision})`);
       }
       tr.appendChild(td);
     });
