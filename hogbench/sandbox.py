@@ -83,6 +83,8 @@ class SandboxOptions:
     decision_time_limit: float = 1.0  # live play: seconds per decision
     memory_mb: int = 1024  # the worker's address space
     cache: bool = True  # use the table cache
+    #: top-level modules a submission may import beyond the standard library and numpy
+    allow_imports: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("time_limit", "decision_time_limit"):
@@ -91,6 +93,10 @@ class SandboxOptions:
                 raise UsageError(f"{name} must be a positive number of seconds")
         if self.memory_mb < 64:
             raise UsageError(f"a memory limit of {self.memory_mb} MB is too small for Python")
+        object.__setattr__(self, "allow_imports", tuple(sorted(set(self.allow_imports))))
+        for name in self.allow_imports:
+            if not name.isidentifier():
+                raise UsageError(f"--allow-import takes a module name, got {name!r}")
 
     @classmethod
     def for_rules(cls, rules: RuleSet, **options: Any) -> SandboxOptions:
@@ -181,7 +187,7 @@ def collect_answers(spec: Spec, rules: RuleSet, **options: Any) -> Answers:
     opts = SandboxOptions.for_rules(rules, **options)
     digest = source_digest(spec.path)
     n = int(np.prod(rules.obs_shape))
-    job = {**_job(spec, rules, "table"), "shape": list(rules.obs_shape), "states": None}
+    job = {**_job(spec, rules, "table", opts), "shape": list(rules.obs_shape), "states": None}
     if type(rules).observations is not RuleSet.observations:  # not plain ndindex order: spell out
         job["states"] = [_plain(state) for state in rules.observations()]
     cpu = math.ceil(2 * opts.time_limit) + 2  # a backstop: the wall clock here comes first
@@ -204,9 +210,11 @@ def _plain(state: tuple) -> tuple:
     return tuple(x if type(x) is bool else int(x) for x in state)
 
 
-def _job(spec: Spec, rules: RuleSet, mode: str) -> dict[str, Any]:
+def _job(spec: Spec, rules: RuleSet, mode: str, options: SandboxOptions) -> dict[str, Any]:
     return {
         "mode": mode,
+        # After the submission's own folder, so a student's own dice.py wins.
+        "paths": [str(COURSE_MODULES), str(importable(options.allow_imports))],
         "path": str(spec.path.resolve()),
         "function": spec.function,
         "names": list(rules.strategy_names),
@@ -244,7 +252,7 @@ class LiveStrategy:
         self._open()
 
     def _open(self) -> None:
-        job = _job(self.spec, self.rules, "live")
+        job = _job(self.spec, self.rules, "live", self.options)
         session = _Session(self.spec, self.options, job, 0, 1 << 16, self.rules)
         try:
             self.function, self.team = session.start()
@@ -507,6 +515,8 @@ class _Session:
             problem += "".join(f" ({hint})" for hint in sorted(hints))
         if info.get("stage") == "import" and "file" not in info:
             problem = f"import failed: {problem}"
+            if kind in ("ModuleNotFoundError", "ImportError"):
+                problem += f" ({IMPORT_POLICY})"
         return self._failure(problem, state, trace)
 
     def _reported_state(self, info: dict) -> tuple | None:
@@ -550,7 +560,9 @@ class _Worker:
         argv.append(str(cpu_seconds))
         self.scratch = None
         if bwrap is not None:
-            argv = [*_bwrap_args(bwrap, folder), "--", *argv]
+            allowed = options.allow_imports
+            visible = [COURSE_MODULES, importable(allowed), *_importable_paths(allowed)]
+            argv = [*_bwrap_args(bwrap, folder, visible), "--", *argv]
             home = "/tmp"  # private to this worker
         else:
             self.scratch = home = tempfile.mkdtemp(prefix="hogbench-worker-")
@@ -561,6 +573,10 @@ class _Worker:
             "LANG": "C.UTF-8",
             "PYTHONIOENCODING": "utf-8",
             "PYTHONHASHSEED": "0",  # the same set order in every run, so cached tables stay true
+            # numpy's BLAS would start threads, which the process limit refuses
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
         }
         try:
             self.proc = subprocess.Popen(
@@ -738,7 +754,7 @@ def _sandbox(require: bool) -> str | None:
     return None
 
 
-def _bwrap_args(exe: str, folder: Path) -> list[str]:
+def _bwrap_args(exe: str, folder: Path, visible: list[Path] = ()) -> list[str]:
     args = [exe, "--unshare-all", "--die-with-parent", "--new-session"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for top in SYSTEM_DIRS:
@@ -747,7 +763,7 @@ def _bwrap_args(exe: str, folder: Path) -> list[str]:
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]  # the dynamic linker's index
-    for path in [*_python_dirs(), str(WORKER), str(folder)]:
+    for path in [*_python_dirs(), str(WORKER), *map(str, visible), str(folder)]:
         args += ["--ro-bind", path, path]
     # Last: the root (where bwrap made the mount points) becomes read-only; /tmp stays writable.
     return [*args, "--chdir", str(folder), "--remount-ro", "/"]
@@ -762,6 +778,63 @@ def _python_dirs() -> list[str]:
         d for d in dirs if not any(d == top or d.startswith(top + "/") for top in SYSTEM_DIRS)
     ]
     return sorted(outside, key=len)  # parents before children
+
+
+# ---------------------------------------------------------------------------------------------
+# What a submission may import
+# ---------------------------------------------------------------------------------------------
+
+#: The course's helper modules (dice, ucb) as harmless stand-ins: real submissions import them.
+COURSE_MODULES = Path(__file__).with_name("course_modules").resolve()
+#: Always importable besides the standard library and the course's modules.
+ALLOWED_BY_DEFAULT = ("numpy",)
+IMPORT_POLICY = (
+    "submissions may import the standard library, numpy and the course's dice and ucb;"
+    " a tournament file's allow_imports or --allow-import adds a module"
+)
+
+
+@functools.cache
+def _importable_paths(extra: tuple[str, ...]) -> tuple[Path, ...]:
+    """Where the allowed modules live: each package's folder or module's file, and the
+    ``<name>.libs`` folder beside it where a wheel keeps its shared libraries."""
+    import importlib.util
+
+    paths: list[Path] = []
+    for name in (*ALLOWED_BY_DEFAULT, *extra):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or (spec.origin is None and not spec.submodule_search_locations):
+            if name in ALLOWED_BY_DEFAULT:
+                continue  # not installed here: submissions simply cannot import it
+            raise UsageError(f"--allow-import {name}: no module of that name is installed")
+        if spec.submodule_search_locations:
+            where = Path(next(iter(spec.submodule_search_locations)))
+        else:
+            where = Path(spec.origin)  # type: ignore[arg-type]
+        if spec.origin in (None, "built-in", "frozen") and not spec.submodule_search_locations:
+            continue  # part of the interpreter: importable already
+        paths.append(where.resolve())
+        libs = where.parent / f"{name}.libs"
+        if libs.is_dir():
+            paths.append(libs.resolve())
+    return tuple(paths)
+
+
+@functools.cache
+def importable(extra: tuple[str, ...]) -> Path:
+    """A folder holding only the allowed modules (links to where they are installed), for the
+    worker's path: site-packages itself would make every installed package importable,
+    hogbench included."""
+    import atexit
+
+    folder = Path(tempfile.mkdtemp(prefix="hogbench-imports-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    for path in _importable_paths(extra):
+        (folder / path.name).symlink_to(path)
+    return folder
 
 
 # ---------------------------------------------------------------------------------------------

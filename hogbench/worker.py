@@ -81,7 +81,7 @@ def main(argv: list[str]) -> None:
     send(_message, "started", True)
     _reserve = bytes(1 << 20)
     try:
-        module = _import(job["path"])
+        module = _import(job["path"], job["paths"])
     except BaseException as exc:  # the submission's failure is data, not our crash
         send(_failure, "import", exc)
         return
@@ -227,10 +227,11 @@ def _forbid_processes_and_network() -> bool:
     return libc.prctl(22, ulong(2), ulong(ctypes.addressof(fprog)), ulong(0), ulong(0)) == 0
 
 
-def _import(path: str):
+def _import(path: str, extra: list):
     # The submission's folder goes first on the path (`from hog import *` finds its sibling
-    # hog.py); hogbench itself is not importable.
-    sys.path.insert(0, os.path.dirname(path))
+    # hog.py, and a student's own dice.py wins), then the course's stand-in modules and the
+    # allowed packages; hogbench itself is not importable.
+    sys.path[:0] = [os.path.dirname(path), *extra]
     sys.argv = [path]
     stem = os.path.splitext(os.path.basename(path))[0]
     # Its own name when free, so a sibling importing it gets this module, not a second copy.

@@ -177,7 +177,7 @@ def test_sandbox_shows_only_the_submissions_folder(arena, bwrap):
     repo = Path(__file__).resolve().parent.parent
     hidden = [arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
     # /tmp is private and empty, but for the mount points of what the sandbox shows
-    shown = [arena, sandbox.WORKER, *map(Path, sandbox._python_dirs())]
+    shown = [arena, sandbox.WORKER, *map(Path, sandbox._python_dirs()), sandbox.importable(())]
     tmp = sorted({p.parts[2] for p in shown if p.parts[1] == "tmp"})
     probe = arena / "sub" / "probe.py"
     probe.write_text(

@@ -1,0 +1,78 @@
+"""Real submissions load as written: they import the course's dice and ucb, and may use numpy.
+
+The files under tests/files/course are written for these tests in the shape students hand in
+(the term's import lines, @main run blocks, @trace); none ships a dice.py or ucb.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hogbench import sandbox
+from hogbench.errors import StrategyError
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
+
+COURSE = __import__("pathlib").Path(__file__).parent / "files" / "course"
+
+
+@pytest.fixture(params=["bwrap", "off"])
+def mode(request, monkeypatch):
+    if request.param == "off":
+        monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+    elif sandbox.bwrap_path() is None:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    return request.param
+
+
+@pytest.mark.parametrize("name", ["hog_fa14_style.py", "hog_fa22_style.py"])
+def test_a_course_file_loads_and_is_the_strategy_it_writes(name, mode):
+    rules = get_rules("hog-su21")
+    entrant = load_entrant(str(COURSE / name), rules, cache=False)
+    same = load_entrant("piggypoints_strategy:cutoff=8,num_rolls=6", rules)
+    assert entrant.table is not None and entrant.function == "final_strategy"
+    assert (entrant.table.choices == same.table.choices).all()
+
+
+def test_numpy_is_importable(mode):
+    entrant = load_entrant(str(COURSE / "uses_numpy.py"), get_rules("hog-su21"), cache=False)
+    expected = np.tile(np.where(np.arange(100) % 10 == 0, 0, 5), 100)
+    assert (entrant.table.choices == expected).all()
+
+
+def test_another_import_fails_with_the_policy_in_one_line(mode):
+    with pytest.raises(StrategyError) as caught:
+        load_entrant(str(COURSE / "imports_pandas.py"), get_rules("hog-su21"), cache=False)
+    message = str(caught.value)
+    assert "No module named 'pandas'" in message
+    assert "the standard library, numpy and the course's dice and ucb" in message
+    assert "--allow-import" in message
+
+
+def test_allow_import_makes_an_installed_module_importable(tmp_path, mode):
+    (tmp_path / "hog.py").write_text(
+        "import rich\n\ndef final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    rules = get_rules("hog-su21", 20)
+    with pytest.raises(StrategyError, match="No module named 'rich'"):
+        load_entrant(str(tmp_path / "hog.py"), rules, cache=False)
+    entrant = load_entrant(str(tmp_path / "hog.py"), rules, cache=False, allow_imports=("rich",))
+    assert set(entrant.table.choices.tolist()) == {4}
+
+
+def test_a_students_own_dice_module_wins_over_the_stand_in(mode):
+    entrant = load_entrant(str(COURSE / "own_dice" / "hog.py"), get_rules("hog-su21"), cache=False)
+    assert set(entrant.table.choices.tolist()) == {3}
+
+
+def test_the_stand_ins_behave_as_the_course_describes():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dice", sandbox.COURSE_MODULES / "dice.py")
+    dice = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dice)
+    test = dice.make_test_dice(4, 1, 2)
+    assert [test() for _ in range(5)] == [4, 1, 2, 4, 1]
+    assert {dice.six_sided() for _ in range(300)} == set(range(1, 7))
+    assert {dice.four_sided() for _ in range(200)} == set(range(1, 5))
