@@ -755,8 +755,12 @@ def _sandbox(require: bool) -> str | None:
 
 
 def _bwrap_args(exe: str, folder: Path, visible: list[Path] = ()) -> list[str]:
-    args = [exe, "--unshare-all", "--die-with-parent", "--new-session"]
+    # --cap-drop ALL: run as root, bwrap would otherwise leave the worker every capability
+    # inside its namespaces (enough to remount its folder writable).
+    args = [exe, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    # The kernel's knobs stay read-only even for a worker that got a capability back.
+    args += ["--ro-bind", "/proc/sys", "/proc/sys"]
     for top in SYSTEM_DIRS:
         if os.path.islink(top):  # merged /usr: /lib -> usr/lib
             args += ["--symlink", os.readlink(top), top]

@@ -46,10 +46,29 @@ import signal  # noqa: E402
 import struct  # noqa: E402
 import traceback  # noqa: E402
 
-# seccomp: the audit arch and the syscall numbers of clone, clone3 and socket, then fork-likes
+# seccomp: the audit arch and the syscall numbers of clone and clone3, then the sockets
+# (socket, socketpair), the fork-likes, the other ways out (io_uring, whose requests bypass the
+# filter; ptrace, process_vm_writev, pidfd_send_signal), and the signals that must stay inside
+# the worker (kill, tkill, tgkill: to itself only)
 _SYSCALLS = {
-    "x86_64": (0xC000003E, 56, 435, 41, (57, 58)),
-    "aarch64": (0xC00000B7, 220, 435, 198, ()),
+    "x86_64": (
+        0xC000003E,
+        56,
+        435,
+        (41, 53),
+        (57, 58),
+        (425, 426, 427, 101, 311, 424),
+        (62, 200, 234),
+    ),
+    "aarch64": (
+        0xC00000B7,
+        220,
+        435,
+        (198, 199),
+        (),
+        (425, 426, 427, 117, 271, 424),
+        (129, 130, 131),
+    ),
 }
 _CLONE_THREAD = 0x10000
 _BUILTINS = dict(vars(builtins))
@@ -60,6 +79,7 @@ _reserve = b""  # memory given back before reporting a failure, so a MemoryError
 def main(argv: list[str]) -> None:
     global _reserve
     cmd_fd, res_fd, pos_fd, memory, cpu = (int(a) for a in argv[1:6])
+    _die_with_parent()
     _set_limits(memory, cpu)
     _forbid_processes_and_network()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write raises instead of killing
@@ -161,6 +181,17 @@ def _pristine(work):
         namespace.update(theirs)
 
 
+def _die_with_parent() -> None:
+    """Ask the kernel to kill this worker when its parent dies (under bwrap, bwrap dies with
+    hogbench; without bwrap nothing else would end a worker whose hogbench was killed)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
 def _set_limits(memory: int, cpu: int) -> None:
     limits = [
         (resource.RLIMIT_AS, memory),
@@ -179,7 +210,8 @@ def _set_limits(memory: int, cpu: int) -> None:
 
 
 def _forbid_processes_and_network() -> bool:
-    """Install a seccomp filter refusing new processes (threads stay) and sockets.
+    """Install a seccomp filter refusing new processes (threads stay), sockets, io_uring,
+    tracing other processes, and signals to anyone but the worker itself.
 
     Process limits do not bind root, and a fork bomb must not reach the machine even then.
     Returns False where there is no filter for this machine.
@@ -187,7 +219,7 @@ def _forbid_processes_and_network() -> bool:
     spec = _SYSCALLS.get(platform.machine()) if sys.platform.startswith("linux") else None
     if spec is None:
         return False
-    arch, clone, clone3, socket, forks = spec
+    arch, clone, clone3, sockets, forks, others, signals = spec
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF opcodes
     allow, kill = 0x7FFF0000, 0x80000000
 
@@ -203,12 +235,21 @@ def _forbid_processes_and_network() -> bool:
         (ret, 0, 0, kill),
     ]
     refused = [(nr, errno.EAGAIN) for nr in forks]
-    refused += [
-        (clone3, errno.ENOSYS),
-        (socket, errno.ENETDOWN),
-    ]  # ENOSYS: libc falls back to clone
+    refused.append((clone3, errno.ENOSYS))  # ENOSYS: libc falls back to clone
+    refused += [(nr, errno.ENETDOWN) for nr in sockets]
+    refused += [(nr, errno.EPERM) for nr in others]
     for nr, code in refused:
         program += [(jeq, 0, 1, nr), (ret, 0, 0, refuse(code))]
+    me = os.getpid()  # without bwrap a worker could otherwise kill hogbench itself
+    for nr in signals:
+        program += [
+            (jeq, 0, 5, nr),
+            (ld, 0, 0, 16),  # the target: low half of args[0]
+            (jeq, 2, 0, me),
+            (jeq, 1, 0, 0),  # 0: its own process group (the worker's own session)
+            (ret, 0, 0, refuse(errno.EPERM)),
+            (ret, 0, 0, allow),
+        ]
     program += [
         (jeq, 0, 3, clone),
         (ld, 0, 0, 16),  # clone's flags (low half of args[0])
