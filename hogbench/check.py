@@ -41,9 +41,9 @@ def check_file(
     rules: RuleSet,
     time_limit: float | None = None,
     *,
-    require_sandbox: bool = False,
     memory_mb: int = 1024,
     cache: bool = True,
+    **sandbox_options: Any,
 ) -> CheckReport:
     """Check a strategy file against the contest's rules (always runs it: timing is part of it).
 
@@ -53,7 +53,7 @@ def check_file(
     if not spec.is_file:
         raise UsageError(f"check takes a strategy file, not {spec.text!r}")
     report = CheckReport(str(spec.path), rules.key)
-    options = {"time_limit": time_limit, "require_sandbox": require_sandbox, "memory_mb": memory_mb}
+    options = {"time_limit": time_limit, "memory_mb": memory_mb, **sandbox_options}
     try:
         answers = sandbox.collect_answers(spec, rules, **options)
     except StrategyError as exc:

@@ -53,6 +53,32 @@ OptionOpt = Annotated[
     typer.Option("--option", "-o", help="Rule option name=value, e.g. feral_hogs=false."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+RequireSandboxOpt = Annotated[
+    bool, typer.Option("--require-sandbox", help="Refuse to run submitted code without bwrap.")
+]
+NoSandboxOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-sandbox",
+        help="Run submitted code without bwrap: it can then read and change your files.",
+    ),
+]
+AllowImportOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-import",
+        metavar="MODULE",
+        help="A module submissions may import besides the standard library, numpy, dice, ucb.",
+    ),
+]
+AllowLiveOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-live",
+        help="Play strategies that are not deterministic (by Monte Carlo) instead of"
+        " disqualifying them as the contest rules do.",
+    ),
+]
 #: Seeds are what numpy's SeedSequence takes; games are capped where a run would take hours.
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000_000
@@ -89,6 +115,21 @@ def _rules(name: str, goal: int | None, options: list[str] | None):
     from hogbench.rules import get_rules, parse_options
 
     return get_rules(name, goal, **parse_options(options))
+
+
+def _door(
+    require_sandbox: bool = False, no_sandbox: bool = False, allow_import: list[str] | None = None
+) -> dict[str, Any]:
+    """The sandbox options of a command that loads submitted files."""
+    from hogbench.errors import UsageError
+
+    if require_sandbox and no_sandbox:
+        raise UsageError("--require-sandbox and --no-sandbox contradict each other")
+    return {
+        "require_sandbox": require_sandbox,
+        "no_sandbox": no_sandbox,
+        "allow_imports": tuple(allow_import or ()),
+    }
 
 
 def _jobs(jobs: int | None) -> int:
@@ -162,6 +203,9 @@ def duel(
     beta: Annotated[
         float, typer.Option("--beta", help="SPRT: chance of accepting P0 wrongly.")
     ] = 0.05,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A match of two strategies, first player alternating: wins, losses and ties of A.
@@ -169,6 +213,7 @@ def duel(
     Monte Carlo games come in pairs on one dice stream with the seats swapped; the interval is
     the paired one (pentanomial), whose unit is the pair.
     """
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
@@ -183,8 +228,8 @@ def duel(
         raise UsageError("choose one of --until-decided and --sprt")
     if not 0 < threshold < 1:
         raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
-    entrant_a = load_entrant(a, rule_set)
-    entrant_b = load_entrant(b or rule_set.baseline, rule_set)
+    entrant_a = load_entrant(a, rule_set, **door)
+    entrant_b = load_entrant(b or rule_set.baseline, rule_set, **door)
     seed = None if exact else (random.randrange(2**32) if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:
@@ -358,16 +403,17 @@ def check(
             help="Seconds to import and answer every state (default: 10; Pig 20, Big Pig 45).",
         ),
     ] = None,
-    require_sandbox: Annotated[
-        bool, typer.Option("--require-sandbox", help="Refuse to run without the bwrap sandbox.")
-    ] = False,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Does a submission obey the contest rules? Exit code 0 when it does, 1 when not."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.check import check_file
 
     rule_set = _rules(rules, goal, option)
-    report = check_file(file, rule_set, time_limit, require_sandbox=require_sandbox)
+    report = check_file(file, rule_set, time_limit, **door)
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -437,9 +483,13 @@ def win_rate(
     goal: GoalOpt = None,
     seed: SeedOpt = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact average win rate.")] = False,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The course's average_win_rate: STRATEGY against a baseline, both seatings."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
@@ -447,8 +497,8 @@ def win_rate(
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, goal, option)
-    a = load_entrant(strategy, rule_set)
-    b = load_entrant(baseline or rule_set.baseline, rule_set)
+    a = load_entrant(strategy, rule_set, **door)
+    b = load_entrant(baseline or rule_set.baseline, rule_set, **door)
     seed = None if exact else (random.randrange(2**32) if seed is None else seed)
     result = run_duel(rule_set, a, b, games, seed, 1, exact)
     if as_json:
@@ -605,16 +655,23 @@ def watch(
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """One game turn by turn: dice, the rules that fired, scores and commentary."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from contextlib import ExitStack
 
     from hogbench.loading import load_entrant
     from hogbench.watch import play_game
 
     rule_set = _rules(rules, goal, option)
-    entrants = [load_entrant(a, rule_set), load_entrant(b or rule_set.baseline, rule_set)]
+    entrants = [
+        load_entrant(a, rule_set, **door),
+        load_entrant(b or rule_set.baseline, rule_set, **door),
+    ]
     names = [e.name for e in entrants]
     if names[0] == names[1]:
         names = [f"{n} (player {i})" for i, n in enumerate(names)]
@@ -658,8 +715,12 @@ def play(
     first: Annotated[
         str | None, typer.Option("--first", help="Who moves first: me or them (default: ask).")
     ] = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
 ) -> None:
     """Play a game against a strategy in the terminal (Ctrl-D to stop)."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from contextlib import ExitStack
 
     from hogbench.errors import IllegalChoice, UsageError
@@ -667,7 +728,7 @@ def play(
     from hogbench.watch import play_game
 
     rule_set = _rules(rules, goal, option)
-    bot = load_entrant(opponent or rule_set.baseline, rule_set)
+    bot = load_entrant(opponent or rule_set.baseline, rule_set, **door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
         if first is None:
@@ -735,9 +796,14 @@ def tournament(
         float | None,
         typer.Option("--time-limit", help="Seconds a submission may take to answer all states."),
     ] = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
+    allow_live: AllowLiveOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Round robin: every pair in both seatings, standings, matrix; resumable."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from pathlib import Path
 
     from hogbench import report
@@ -757,6 +823,10 @@ def tournament(
         out=Path(out_dir) if out_dir else None,
         name=name,
         time_limit=time_limit,
+        allow_imports=list(door["allow_imports"]) or None,
+        allow_live=allow_live or None,
+        no_sandbox=no_sandbox or None,
+        require_sandbox=require_sandbox or None,
     )
     progress = report.PairProgress(err)
     result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
@@ -796,9 +866,14 @@ def gauntlet(
         float, typer.Option("--threshold", help="Win rate that counts as beating.")
     ] = 0.500001,
     jobs: JobsOpt = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
+    allow_live: AllowLiveOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """One strategy against a field: win rate against each, and whether it beats it."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench import report
     from hogbench import tournament as tm
     from hogbench.errors import UsageError
@@ -810,7 +885,9 @@ def gauntlet(
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, goal, option)
     progress = None if as_json else report.PairProgress(err)
-    me, rows = tm.gauntlet(rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress)
+    me, rows = tm.gauntlet(
+        rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live, **door
+    )
     if as_json:
         _print_json(report.gauntlet_data(me, rows, threshold))
         return
@@ -899,9 +976,13 @@ def analyze(
     top: Annotated[int, typer.Option("--top", help="How many states to list.")] = 15,
     by: Annotated[str, typer.Option("--by", help="Rank states by expected or loss.")] = "expected",
     png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Where a strategy gives up win probability, against the best choice at each state."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench import plots
     from hogbench import solve as sv
     from hogbench.errors import UsageError
@@ -909,8 +990,12 @@ def analyze(
     if top < 0:
         raise UsageError(f"--top must be at least 0, got {top}")
     rule_set = _rules(rules, goal, option)
+    from hogbench.loading import load_entrant
+
+    mine = load_entrant(strategy, rule_set, **door)
+    theirs = load_entrant(against, rule_set, **door) if against else None
     with err.status("solving and comparing, state by state…"):
-        result = sv.analyze(rule_set, strategy, against)
+        result = sv.analyze(rule_set, mine, theirs)
     worst = sv.worst_states(result, top, by)
     if png:
         expected, largest = sv.loss_by_observation(result)
@@ -972,15 +1057,19 @@ def show(
         int, typer.Option("--slice", help="Value of a third flag argument (Greed's last).")
     ] = 0,
     png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A strategy's decision table as a coloured grid: own score down, opponent score across."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench import plots
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
 
     rule_set = _rules(rules, goal, option)
-    entrant = load_entrant(strategy, rule_set)
+    entrant = load_entrant(strategy, rule_set, **door)
     if entrant.table is None:
         raise UsageError(f"{entrant.name} is not a decision table: {entrant.live_reason}")
     view = plots.table_view(rule_set, entrant.table.choices, slice_index)

@@ -36,6 +36,10 @@ class Spec:
     function: str | None = None  # the function in the file, or the built-in's name
     params: tuple[Any, ...] = ()
     kwargs: tuple[tuple[str, Any], ...] = ()
+    #: The files a file's worker may see (``hogbench.submission``): None, the file's own
+    #: folder's .py files (a file the user named); a file, only that file (a flat class
+    #: folder); a folder, that folder (a student's own folder).
+    share: Path | None = None
 
     @property
     def is_file(self) -> bool:

@@ -55,9 +55,11 @@ from hogbench.cache import cache_root, write_entry
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
 from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
+from hogbench.submission import Snapshot, remove, snapshot
 from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
 
 WORKER = Path(__file__).with_name("worker.py").resolve()
+INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
 SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
 CACHE_VERSION = 1
 STARTUP_SECONDS = 10.0  # our own start (bwrap, interpreter), not charged to the strategy
@@ -85,6 +87,7 @@ class SandboxOptions:
     cache: bool = True  # use the table cache
     #: top-level modules a submission may import beyond the standard library and numpy
     allow_imports: tuple[str, ...] = ()
+    no_sandbox: bool = False  # the user asked to run without bwrap (limits and filter only)
 
     def __post_init__(self) -> None:
         for name in ("time_limit", "decision_time_limit"):
@@ -127,7 +130,7 @@ class Answers:
     output: str  # what it printed, cut to the first and last few KB
     output_bytes: int
     isolated: bool  # ran inside bwrap
-    digest: str  # source_digest of the file, taken before it ran
+    digest: str  # the digest of the entrant's files (``Snapshot.digest``), taken before it ran
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,11 +146,13 @@ def load_file_entrant(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
     ``live_reason`` (the Monte Carlo engine then plays it live, through LiveStrategy).
     """
     opts = SandboxOptions.for_rules(rules, **options)
+    files = snapshot(spec.path, spec.share)
     if opts.cache:
-        entrant = _from_cache(spec, rules, opts)
+        entrant = _from_cache(spec, rules, opts, files.digest)
         if entrant is not None:
             return entrant
-    return remember(spec, rules, collect_answers(spec, rules, **options), cache=opts.cache)
+    answers = collect_answers(spec, rules, files=files, **options)
+    return remember(spec, rules, answers, cache=opts.cache)
 
 
 def remember(spec: Spec, rules: RuleSet, answers: Answers, cache: bool = True) -> Entrant:
@@ -178,21 +183,25 @@ def remember(spec: Spec, rules: RuleSet, answers: Answers, cache: bool = True) -
     return entrant
 
 
-def collect_answers(spec: Spec, rules: RuleSet, **options: Any) -> Answers:
-    """Run the file's strategy in a worker at every state of RULES, twice.
+def collect_answers(
+    spec: Spec, rules: RuleSet, files: Snapshot | None = None, **options: Any
+) -> Answers:
+    """Run the file's strategy in a worker at every state of RULES, twice, on a private copy of
+    FILES (by default the spec's snapshot).
 
     Returns the raw answers, not yet judged; StrategyError when the file does not load, raises,
     hangs, crashes, exits or breaks the protocol.
     """
     opts = SandboxOptions.for_rules(rules, **options)
-    digest = source_digest(spec.path)
+    files = files or snapshot(spec.path, spec.share)
+    digest = files.digest
     n = int(np.prod(rules.obs_shape))
     job = {**_job(spec, rules, "table", opts), "shape": list(rules.obs_shape), "states": None}
     if type(rules).observations is not RuleSet.observations:  # not plain ndindex order: spell out
         job["states"] = [_plain(state) for state in rules.observations()]
     cpu = math.ceil(2 * opts.time_limit) + 2  # a backstop: the wall clock here comes first
     longest = 2048 * n + (1 << 16)  # a pass of answers: each is short when encoded
-    with _Session(spec, opts, job, cpu, longest, rules, n) as session:
+    with _Session(spec, opts, job, cpu, longest, rules, n, files) as session:
         function, team = session.start()
         session.stage = "first pass"
         first = session.expect_answers("first", session.started + opts.time_limit)
@@ -215,7 +224,7 @@ def _job(spec: Spec, rules: RuleSet, mode: str, options: SandboxOptions) -> dict
         "mode": mode,
         # After the submission's own folder, so a student's own dice.py wins.
         "paths": [str(COURSE_MODULES), str(importable(options.allow_imports))],
-        "path": str(spec.path.resolve()),
+        "path": None,  # the strategy file in the private copy, set by the session
         "function": spec.function,
         "names": list(rules.strategy_names),
         "arity": len(rules.strategy_args),
@@ -332,9 +341,13 @@ class _Session:
         longest: int,
         rules: RuleSet,
         count: int = 0,
+        files: Snapshot | None = None,
     ) -> None:
         self.where = str(spec.path)
-        self.folder = spec.path.resolve().parent
+        files = files or snapshot(spec.path, spec.share)
+        # The worker sees a private read-only copy of the entrant's own files, nothing else;
+        # inside bwrap at a fixed place, so messages never show a host path.
+        self.copy = files.materialize()
         self.options = options
         self.job = job
         self.cpu_seconds = cpu_seconds
@@ -343,7 +356,13 @@ class _Session:
         self.stage = "import"
         self.request: tuple | None = None  # the decision asked for, in live play
         self.started = 0.0
-        self.worker = _Worker(self.folder, options, cpu_seconds, longest)
+        try:
+            self.worker = _Worker(self.copy, options, cpu_seconds, longest)
+        except BaseException:
+            remove(self.copy)
+            raise
+        self.folder = Path(INSIDE) if self.worker.isolated else self.copy
+        self.job["path"] = str(self.folder / files.main)
 
     def __enter__(self) -> _Session:
         return self
@@ -353,6 +372,8 @@ class _Session:
 
     def close(self) -> None:
         self.worker.close()
+        if self.copy.exists():
+            remove(self.copy)
 
     def start(self) -> tuple[str, str | None]:
         """Send the job, wait for the import; the strategy's function name and team name."""
@@ -492,7 +513,8 @@ class _Session:
         if info.get("stage") == "find":
             return self._failure(message, None)
         kind = _clean(info.get("type"), 60) or "an exception"
-        trace = _clean(info.get("traceback"), 2000, newlines=True)
+        # Paths inside the private copy are shown relative to it: no host path leaks.
+        trace = _clean(info.get("traceback"), 2000, newlines=True).replace(f"{self.folder}/", "")
         state = self.request if self.stage == "decision" else self._reported_state(info)
         if "file" in info:
             name = _clean(info["file"], 300)
@@ -542,7 +564,7 @@ class _Worker:
     """One worker process: the job goes in on one pipe, messages come back on another."""
 
     def __init__(self, folder: Path, options: SandboxOptions, cpu_seconds: int, longest: int):
-        bwrap = _sandbox(options.require_sandbox)
+        bwrap = _sandbox(options)
         self.isolated = bwrap is not None
         self.longest = longest
         self.buffer = b""
@@ -732,25 +754,48 @@ def bwrap_path() -> str | None:
     return exe if done.returncode == 0 else None
 
 
-def _sandbox(require: bool) -> str | None:
+#: What a submission can do when it runs without bwrap, said whenever that happens.
+UNSANDBOXED = (
+    "submitted strategies run with resource limits and a system-call filter only: each can"
+    " read every file you can read, and change or delete your files, other submissions and"
+    " the results store"
+)
+
+
+def turned_off(options: SandboxOptions | None = None) -> bool:
+    """Whether the user asked for no sandbox (--no-sandbox, or HOGBENCH_SANDBOX=off)."""
+    if options is not None and options.no_sandbox:
+        return True
+    return os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false")
+
+
+def refuse_without_sandbox(what: str, options: SandboxOptions | None = None) -> None:
+    """For commands that run several submissions: refuse to start without a working bwrap
+    unless the user turned the sandbox off knowingly."""
+    if turned_off(options) or bwrap_path() is not None:
+        return
+    raise UsageError(
+        f"bwrap (bubblewrap) is not installed or does not work here, so {what} would run"
+        " submissions unsandboxed: install it (apt-get install bubblewrap), or pass"
+        f" --no-sandbox to run them anyway ({UNSANDBOXED})"
+    )
+
+
+def _sandbox(options: SandboxOptions) -> str | None:
     """The bwrap to run a worker in, or None to run it with its limits only."""
     global _warned
-    if os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false"):
-        why = f"the sandbox is turned off ({SANDBOX_ENV}=off)"
+    if turned_off(options):
+        why = "the sandbox is turned off"
     else:
         exe = bwrap_path()
         if exe is not None:
             return exe
         why = "bwrap (bubblewrap) is not installed or does not work here"
-    if require:
+    if options.require_sandbox:
         raise HogbenchError(f"refusing to run submitted code without the sandbox: {why}")
     if not _warned:
         _warned = True
-        print(
-            f"hogbench: warning: {why}; submitted strategies run with resource limits only,"
-            " a weaker isolation (they can read your files)",
-            file=sys.stderr,
-        )
+        print(f"hogbench: warning: {why}; {UNSANDBOXED}", file=sys.stderr)
     return None
 
 
@@ -767,10 +812,11 @@ def _bwrap_args(exe: str, folder: Path, visible: list[Path] = ()) -> list[str]:
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]  # the dynamic linker's index
-    for path in [*_python_dirs(), str(WORKER), *map(str, visible), str(folder)]:
+    for path in [*_python_dirs(), str(WORKER), *map(str, visible)]:
         args += ["--ro-bind", path, path]
+    args += ["--ro-bind", str(folder), INSIDE]
     # Last: the root (where bwrap made the mount points) becomes read-only; /tmp stays writable.
-    return [*args, "--chdir", str(folder), "--remount-ro", "/"]
+    return [*args, "--chdir", INSIDE, "--remount-ro", "/"]
 
 
 @functools.cache
@@ -906,27 +952,13 @@ def cache_dir() -> Path:
     return cache_root() / "tables"
 
 
-def source_digest(path: Path) -> str:
-    """Hash of the file and every .py file beside it: a sibling hog.py is part of the strategy."""
-    path = path.resolve()
-    h = hashlib.sha256(path.name.encode())
-    for sibling in sorted(path.parent.glob("*.py")):
-        try:
-            data = sibling.read_bytes()
-        except OSError:
-            data = b"<unreadable>"
-        h.update(b"\0" + sibling.name.encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()
-
-
 def _cache_key(spec: Spec, rules: RuleSet, digest: str) -> str:
     text = f"{CACHE_VERSION}\0{digest}\0{spec.function}\0{rules.key}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions) -> Entrant | None:
+def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -> Entrant | None:
     """The cached Entrant, if there is a sound entry measured within the time limit."""
-    digest = source_digest(spec.path)
     try:
         path = cache_dir() / f"{_cache_key(spec, rules, digest)}.json"
         entry = json.loads(path.read_text())

@@ -15,7 +15,6 @@ Workers never receive submission code.
 from __future__ import annotations
 
 import dataclasses
-import glob
 import hashlib
 import itertools
 import math
@@ -31,10 +30,11 @@ from typing import Any, Protocol
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from hogbench import exact, simulate
+from hogbench import exact, sandbox, simulate
+from hogbench.discovery import Entry, discover
 from hogbench.duel import decision_z, play_mc, player
 from hogbench.errors import HogbenchError, StrategyError, UsageError
-from hogbench.loading import Entrant, load_entrant
+from hogbench.loading import Entrant, Spec, load_entrant
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
 from hogbench.stats import ABOVE, UNDECIDED
@@ -68,6 +68,8 @@ TOML_KEYS = {
     "store": "SQLite results file",
     "out": "folder for the reports",
     "score_undecided": "whether a Monte Carlo pair undecided at its cap scores by its estimate",
+    "allow_imports": "list of modules submissions may import beyond the standard library",
+    "allow_live": "whether strategies that are not deterministic play (by Monte Carlo)",
     "time_limit": (
         "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)"
     ),
@@ -80,7 +82,7 @@ class Tournament:
 
     name: str
     rules: RuleSet
-    entrants: list[str]
+    entrants: list[Entry | str]  # found by hogbench.discovery, or specs given directly
     mode: str = "exact"
     games: int = DEFAULT_GAMES
     seed: int = 0
@@ -91,6 +93,11 @@ class Tournament:
     #: Monte Carlo pairs still undecided at their cap score by their estimate (True) or for
     #: nobody (False); either way the standings say how many points hang on them.
     score_undecided: bool = True
+    allow_imports: tuple[str, ...] = ()  # modules submissions may import beyond stdlib, numpy
+    #: Play strategies that are not deterministic by Monte Carlo where the rules disqualify them
+    allow_live: bool = False
+    no_sandbox: bool = False  # the user knowingly runs submissions without bwrap
+    require_sandbox: bool = False
 
 
 # -- sources -----------------------------------------------------------------------------------
@@ -171,6 +178,10 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
     out = get("out", (str, Path), None)
     time_limit = get("time_limit", (float, int), None)
     score_undecided = get("score_undecided", bool, True)
+    allow_imports = get("allow_imports", list, [])
+    allow_live = get("allow_live", bool, False)
+    if not all(isinstance(m, str) and m.isidentifier() for m in allow_imports):
+        raise fail("allow_imports", f"expected module names, got {allow_imports!r}")
     if mode not in MODES:
         raise fail("mode", f'must be "exact" or "mc", got {mode!r}')
     if games < 1:
@@ -191,7 +202,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
     if not entrants or not all(isinstance(e, str) for e in entrants):
         raise fail("entrants", f"expected {TOML_KEYS['entrants']}, got {entrants!r}")
     try:
-        specs = expand_entrants(entrants, base)
+        specs = discover(entrants, base)
     except UsageError as exc:
         raise fail("entrants", str(exc)) from None
     if len(specs) < 2:
@@ -208,46 +219,11 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
         out=Path(out) if out is not None else None,
         time_limit=float(time_limit) if time_limit is not None else None,
         score_undecided=score_undecided,
+        allow_imports=tuple(allow_imports),
+        allow_live=allow_live,
+        no_sandbox=bool(settings.get("no_sandbox", False)),
+        require_sandbox=bool(settings.get("require_sandbox", False)),
     )
-
-
-def expand_entrants(items: list[str], base: Path) -> list[str]:
-    """Specs from paths, folders and globs (relative to BASE) and built-in specs, in order.
-
-    A folder stands for its .py files (not those starting with "_"); a glob must match
-    something. The same file named twice is one entrant.
-    """
-    specs: list[str] = []
-    for item in items:
-        head, sep, function = item.partition(":")
-        path = base / head
-        if any(c in head for c in "*?["):
-            matches = sorted(glob.glob(str(path), recursive=True))
-            files = [Path(m) for m in matches if m.endswith(".py") and Path(m).is_file()]
-            if not files:
-                raise UsageError(f"{item!r} matches no .py file (looked in {path.parent})")
-            specs += [_display(f) + sep + function for f in files]
-        elif path.is_dir():
-            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
-            if not files:
-                raise UsageError(f"folder {head!r} holds no .py files")
-            specs += [_display(f) for f in files]
-        elif head.endswith(".py") or "/" in head or os.sep in head:
-            if not path.is_file():
-                raise UsageError(f"no such strategy file: {path}")
-            specs.append(_display(path) + sep + function)
-        else:
-            specs.append(item.strip())  # a built-in, checked when it is loaded
-    return list(dict.fromkeys(specs))
-
-
-def _display(path: Path) -> str:
-    """A path as short as it can be: relative to the working directory when it is below it."""
-    path = path.resolve()
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 # -- entrants ----------------------------------------------------------------------------------
@@ -259,6 +235,7 @@ class Slot:
     name: str
     entrant: Entrant | None = None
     disqualified: str | None = None
+    same_as: list[str] = field(default_factory=list)  # entrants with the very same table
 
 
 class Progress(Protocol):
@@ -286,28 +263,43 @@ def reason(exc: StrategyError) -> str:
 
 
 def load_slots(
-    specs: list[str],
+    specs: list[Entry | str],
     rules: RuleSet,
     jobs: int = 1,
     progress: Progress | None = None,
+    allow_live: bool = False,
     **sandbox_options: Any,
 ) -> list[Slot]:
-    """Load every spec; a StrategyError disqualifies that entrant and nothing else.
+    """Load every entrant; a problem with one (an odd folder entry, a StrategyError, a
+    strategy that is not deterministic where the rules demand one, unless ALLOW_LIVE)
+    disqualifies that entrant and nothing else.
 
     Loading runs submissions in the sandbox, which waits on worker processes, so threads are
     enough to load several at once.
     """
 
-    def one(spec: str) -> Slot:
+    def one(item: Entry | str) -> Slot:
+        entry = item if isinstance(item, Entry) else Entry(item)
+        spec = entry.spec
+        fallback = clean_name(entry.name or spec, None)
         try:
-            entrant = load_entrant(spec, rules, **sandbox_options)
+            if entry.problem is not None:
+                raise StrategyError(spec, entry.problem)
+            what: Spec | str = spec
+            if entry.path is not None:
+                what = Spec(spec, entry.path, entry.function, share=entry.share)
+            entrant = load_entrant(what, rules, **sandbox_options)
+            if entrant.live_reason and rules.requires_deterministic and not allow_live:
+                raise StrategyError(spec, live_policy(entrant.live_reason))
         except StrategyError as exc:
-            slot = Slot(spec, clean_name(spec, None), disqualified=reason(exc))
+            slot = Slot(spec, fallback, disqualified=reason(exc))
         except UsageError as exc:
             raise UsageError(f"entrant {spec}: {exc}") from None
         else:
-            width = None if entrant.name == spec else NAME_WIDTH
-            slot = Slot(spec, clean_name(entrant.name, width), entrant=entrant)
+            if entrant.name == spec:  # no TEAM_NAME: the student's folder, or the spec
+                slot = Slot(spec, fallback, entrant=entrant)
+            else:
+                slot = Slot(spec, clean_name(entrant.name, NAME_WIDTH), entrant=entrant)
         if progress is not None:
             progress.advance(1)
         return slot
@@ -324,7 +316,29 @@ def load_slots(
         if progress is not None:
             progress.stop()
     _unique_names(slots)
+    _flag_copies(slots)
     return slots
+
+
+def live_policy(reason: str) -> str:
+    """The disqualification of a strategy that is not a pure function, as the contest says."""
+    return (
+        f"{reason}; the contest rules require a deterministic strategy of the scores"
+        " (--allow-live, or allow_live = true, plays such strategies by Monte Carlo)"
+    )
+
+
+def _flag_copies(slots: list[Slot]) -> None:
+    """Entrants with the same decision table say so: a TA sees copies at a glance."""
+    groups: dict[str, list[Slot]] = {}
+    for slot in slots:
+        if slot.entrant is not None and slot.entrant.tableable:
+            groups.setdefault(slot.entrant.key, []).append(slot)
+    for group in groups.values():
+        for slot in group:
+            others = [other.name for other in group if other is not slot]
+            if others:
+                slot.same_as = others
 
 
 def _unique_names(slots: list[Slot]) -> None:
@@ -676,8 +690,10 @@ def run(
     if backend not in BACKENDS:
         raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if slots is None:
-        limits = {"time_limit": t.time_limit} if t.time_limit is not None else {}
-        slots = load_slots(t.entrants, t.rules, jobs, progress, **limits)
+        options = sandbox_options(t)
+        if any(isinstance(e, Entry) and e.path is not None for e in t.entrants):
+            sandbox.refuse_without_sandbox("a tournament", sandbox.SandboxOptions(**options))
+        slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
     active = [s for s in slots if s.entrant is not None]
     entrants = [s.entrant for s in active]
     wanted = [(i, j) for i in range(len(active)) for j in range(i + 1, len(active))]
@@ -738,6 +754,18 @@ def run(
     )
 
 
+def sandbox_options(t: Tournament) -> dict[str, Any]:
+    """The sandbox options a tournament's settings give."""
+    options: dict[str, Any] = {
+        "allow_imports": t.allow_imports,
+        "no_sandbox": t.no_sandbox,
+        "require_sandbox": t.require_sandbox,
+    }
+    if t.time_limit is not None:
+        options["time_limit"] = t.time_limit
+    return options
+
+
 # -- gauntlet ----------------------------------------------------------------------------------
 @dataclass
 class GauntletRow:
@@ -757,15 +785,23 @@ def gauntlet(
     seed: int = 0,
     jobs: int = 1,
     progress: Progress | None = None,
+    allow_live: bool = False,
+    **sandbox_options: Any,
 ) -> tuple[Slot, list[GauntletRow]]:
     """One strategy against a field, as the Greed course's testStrat: win rate and beats-or-not.
 
     The challenger failing to load is an error (StrategyError); an opponent failing is reported
-    in its row.
+    in its row. The field's files run in the sandbox, which must work (see
+    ``sandbox.refuse_without_sandbox``); the policies are the tournament's.
     """
-    me = load_entrant(challenger, rules)
-    specs = [s for s in expand_entrants(field_specs, Path.cwd()) if not _same_file(s, me)]
-    opponents = load_slots(specs, rules, jobs, progress)
+    field = discover(field_specs, Path.cwd())
+    if any(e.path is not None for e in field):
+        sandbox.refuse_without_sandbox("a gauntlet", sandbox.SandboxOptions(**sandbox_options))
+    me = load_entrant(challenger, rules, **sandbox_options)
+    if me.live_reason and rules.requires_deterministic and not allow_live:
+        raise StrategyError(challenger, live_policy(me.live_reason))
+    specs = [e for e in field if not _same_file(e, me)]
+    opponents = load_slots(specs, rules, jobs, progress, allow_live, **sandbox_options)
     playing = [s for s in opponents if s.entrant is not None]
     entrants = [me] + [s.entrant for s in playing]
     wanted = [(0, k + 1) for k in range(len(playing))]
@@ -804,13 +840,12 @@ def gauntlet(
     return Slot(challenger, clean_name(me.name), entrant=me), rows
 
 
-def _same_file(spec: str, entrant: Entrant) -> bool:
-    """Whether SPEC names the challenger's own file: a glob of the field often includes it,
-    and a strategy played against itself says nothing."""
-    if entrant.spec.path is None:
-        return spec.strip() == entrant.spec.text
-    path = Path(spec.split(":")[0])
+def _same_file(entry: Entry, entrant: Entrant) -> bool:
+    """Whether ENTRY is the challenger's own file: a glob of the field often includes it, and
+    a strategy played against itself says nothing."""
+    if entrant.spec.path is None or entry.path is None:
+        return entry.spec == entrant.spec.text
     try:
-        return path.resolve() == entrant.spec.path.resolve()
+        return entry.path.resolve() == entrant.spec.path.resolve()
     except OSError:
         return False

@@ -37,7 +37,9 @@ def result(tmp_path_factory):
     crash.write_text("def final_strategy(s, o):\n    return 1 // (o - 5)\n")
     specs = ["always_roll:3", "always_roll:6", "piggypoints_strategy", str(nasty), str(crash)]
     specs.append(str(Path(__file__).parent / "files" / "randomised.py"))
-    t = tm.Tournament("Report test", get_rules("hog-su21", 30), specs, games=100, seed=4)
+    t = tm.Tournament(
+        "Report test", get_rules("hog-su21", 30), specs, games=100, seed=4, allow_live=True
+    )
     t.store = tmp / "store.sqlite"
     return tm.run(t)
 

@@ -178,22 +178,27 @@ def test_corpus_fallback(name, arena, fallback):
         assert "note: it ran without the sandbox" in text
 
 
-def test_sandbox_shows_only_the_submissions_folder(arena, bwrap):
+def test_sandbox_shows_only_a_private_copy_of_the_submission(arena, bwrap):
+    """The worker sees a read-only copy of its file and the .py files beside it, at a fixed
+    place: not the folder it came from, not its other files, not anyone else's."""
     repo = Path(__file__).resolve().parent.parent
-    hidden = [arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
-    # /tmp is private and empty, but for the mount points of what the sandbox shows
-    shown = [arena, sandbox.WORKER, *map(Path, sandbox._python_dirs()), sandbox.importable(())]
+    hidden = [arena / "sub", arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
+    shown = [sandbox.WORKER, *map(Path, sandbox._python_dirs()), sandbox.importable(())]
     tmp = sorted({p.parts[2] for p in shown if p.parts[1] == "tmp"})
+    (arena / "sub" / "helper.py").write_text("VALUE = 4\n")
     probe = arena / "sub" / "probe.py"
     probe.write_text(
         "import os\n"
+        "from helper import VALUE\n"
         f"seen = [p for p in {[str(p) for p in hidden]!r} if os.path.exists(p)]\n"
-        f"if not os.path.exists({str(arena / 'sub' / 'sentinel.txt')!r}):\n"
-        "    seen.append('its own folder is missing')\n"
+        "if sorted(os.listdir('.')) != ['helper.py', 'probe.py']:\n"
+        "    seen.append('its copy holds ' + repr(os.listdir('.')))\n"
+        "if os.getcwd() != '/submission':\n"
+        "    seen.append('it runs in ' + os.getcwd())\n"
         f"if sorted(os.listdir('/tmp')) != {tmp!r}:\n"
         "    seen.append('/tmp holds ' + repr(os.listdir('/tmp')))\n"
         "def final_strategy(score, opponent_score):\n"
-        "    return ' '.join(seen) if seen else 4\n"
+        "    return ' '.join(seen) if seen else VALUE\n"
     )
     report = check_file(str(probe), get_rules("hog-su21", 10), TIME_LIMIT, cache=False)
     assert report.valid, report.lines  # else the illegal "move" lists what it could see
@@ -291,7 +296,7 @@ def test_fallback_warns_once_on_stderr(fallback, monkeypatch, capsys):
         )
     warning = capsys.readouterr().err.strip()
     assert len(warning.splitlines()) == 1
-    assert "HOGBENCH_SANDBOX=off" in warning and "weaker isolation" in warning
+    assert "the sandbox is turned off" in warning and "read every file you can" in warning
 
 
 def test_require_sandbox_refuses_without_bwrap(monkeypatch):
@@ -303,7 +308,7 @@ def test_require_sandbox_refuses_without_bwrap(monkeypatch):
     with pytest.raises(HogbenchError, match="refusing"):
         check_file(str(FILES / "good_su21.py"), rules, require_sandbox=True)
     monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
-    with pytest.raises(HogbenchError, match=r"turned off \(HOGBENCH_SANDBOX=off\)"):
+    with pytest.raises(HogbenchError, match="the sandbox is turned off"):
         sandbox.LiveStrategy(str(FILES / "good_su21.py"), rules, require_sandbox=True)
 
 

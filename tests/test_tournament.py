@@ -93,7 +93,7 @@ def test_toml_paths_are_relative_to_the_file(tmp_path, monkeypatch, files):
     assert t.name == "Fall" and t.rules.key == "hog-su20:goal=50:feral_hogs=False"
     assert (t.mode, t.games, t.seed) == ("mc", 100, 9)
     # a folder is its .py files without "_" ones, in order; a file named twice is one entrant
-    assert t.entrants == ["course/subs/a.py", "course/subs/b.py", "always_roll:6"]
+    assert specs(t) == ["course/subs/a.py", "course/subs/b.py", "always_roll:6"]
     assert t.store == course / "out" / "r.sqlite" and t.out == course / "out"
 
 
@@ -102,9 +102,9 @@ def test_folder_and_spec_sources(tmp_path, files, monkeypatch):
     for name in ("y.py", "x.py"):
         write(tmp_path / "subs" / name, (files / "good_su21.py").read_text())
     t = tm.load_source(["subs"], rules="hog-su21", mode="mc", games=50)
-    assert t.name == "subs" and t.entrants == ["subs/x.py", "subs/y.py"] and t.mode == "mc"
+    assert t.name == "subs" and specs(t) == ["subs/x.py", "subs/y.py"] and t.mode == "mc"
     t = tm.load_source(["subs/x*.py", "always_roll:6"], threshold=0.6)
-    assert t.entrants == ["subs/x.py", "always_roll:6"] and t.threshold == 0.6
+    assert specs(t) == ["subs/x.py", "always_roll:6"] and t.threshold == 0.6
     with pytest.raises(UsageError, match="--mode"):
         tm.load_source(["subs/*.py", "always_roll:6"], mode="fast")
 
@@ -158,6 +158,10 @@ def test_bradley_terry_survives_a_strategy_that_never_wins():
     assert np.isfinite(ratings).all() and ratings[1] < ratings[2] < ratings[0]
 
 
+def specs(t) -> list[str]:
+    return [e if isinstance(e, str) else e.spec for e in t.entrants]
+
+
 # -- the store ---------------------------------------------------------------------------------
 def test_store_round_trip_and_flip(tmp_path):
     key = PairKey("hog-su21:goal=100", "aaa", "bbb", "mc", 3, 10)
@@ -209,9 +213,22 @@ def test_disqualified_entrants_are_listed_and_the_rest_goes_on(tmp_path, files):
     assert result.computed == 15 - 4  # Six's pairs with the 4 others are always_roll:6's
 
 
-def test_live_entrants_play_monte_carlo_and_the_standings_say_so(tmp_path, files):
+def test_a_strategy_that_is_not_deterministic_is_disqualified_as_check_says(tmp_path, files):
+    """One policy: the contest rules disqualify it, in check and in a tournament alike."""
+    from hogbench.check import check_file
+
     specs = [str(files / "randomised.py"), "always_roll:5", "always_roll:6"]
     result = tm.run(small(specs, tmp_path, games=200, seed=3))
+    (banned,) = result.disqualified
+    assert banned.spec == str(files / "randomised.py")
+    assert "not deterministic" in banned.disqualified and "--allow-live" in banned.disqualified
+    report = check_file(str(files / "randomised.py"), get_rules("hog-su21", 30), cache=False)
+    assert not report.valid and "not deterministic" in report.lines[0]
+
+
+def test_live_entrants_play_monte_carlo_and_the_standings_say_so(tmp_path, files):
+    specs = [str(files / "randomised.py"), "always_roll:5", "always_roll:6"]
+    result = tm.run(small(specs, tmp_path, games=200, seed=3, allow_live=True))
     live = next(i for i, s in enumerate(result.active) if s.entrant.live_reason)
     assert result.modes(live) == (0, 2)
     assert all(result.modes(i) == (1, 1) for i in range(3) if i != live)
@@ -445,4 +462,4 @@ def test_resume_after_sigkill_of_a_real_process(tmp_path):
 def test_demo_tournament_loads():
     t = tm.load_source([str(ROOT / "tournaments" / "demo.toml")])
     assert t.rules.name == "hog-su21" and len(t.entrants) >= 20
-    assert any("random_roller" in e for e in t.entrants)
+    assert any("random_roller" in e for e in specs(t))

@@ -331,6 +331,9 @@ class RuleSet:
     baseline: ClassVar[str] = "always_roll:6"
     #: what a person types at ``hogbench play``
     choice_help: ClassVar[str] = "number of dice, 0 to 10"
+    #: The contest disqualifies strategies that are not pure functions of what they see (Hog's
+    #: contest rules); tournaments then do too, unless told to play them live.
+    requires_deterministic: ClassVar[bool] = False
 
     def __init__(self, goal: int | None = None, **options: Any) -> None:
         self.goal = self.default_goal if goal is None else int(goal)

@@ -358,6 +358,7 @@ class HogContest(RuleSet):
     name = "hog-contest"
     title = "Hog contest, CS 61A (with Pork Chop)"
     strategy_args = ("score", "opponent_score")
+    requires_deterministic = True
     choice_help = "number of dice 0 to 10, or -1 for Pork Chop"
     options_help = {
         "pork_chop": (True, "Pork Chop: -1 swaps the scores for 0 points, once per player"),

@@ -349,6 +349,7 @@ class HogSu20(RuleSet):
     name = "hog-su20"
     title = "Hog, CS 61A Summer 2020"
     strategy_args = ("score", "opponent_score")
+    requires_deterministic = True
     options_help = {
         "feral_hogs": (
             True,

@@ -219,6 +219,7 @@ class HogSu21(RuleSet):
     name = "hog-su21"
     title = "Hog, CS 61A Summer 2021"
     strategy_args = ("score", "opponent_score")
+    requires_deterministic = True
     rule_lines = (
         ("Sow Sad", "any die showing 1 makes the turn score 1"),
         ("Piggy Points", "rolling 0 scores |tens - ones| of the opponent's score + 4"),
