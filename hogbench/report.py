@@ -226,6 +226,10 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
         where = f"{out / 'matrix.csv'} and {out / 'index.html'}" if out else "--out DIR"
         parts.append(Text(f"{n}×{n} matrix: too large to show here, see {where}"))
     parts += mc_report(result)
+    copies = _copies(result)
+    if copies:
+        parts.append(Text("identical decision tables (copies, or the same idea)", style="bold"))
+        parts += [Text(" = ".join(group)) for group in copies]
     if result.disqualified:
         parts.append(Text("disqualified", style="bold red"))
         table = Table()
@@ -255,6 +259,18 @@ def console_report(result: TournamentResult, out: Path | None = None) -> list[Re
             )
         )
     return parts
+
+
+def _copies(result: TournamentResult) -> list[list[str]]:
+    """Groups of entrants that share one decision table, each group once."""
+    seen: set[str] = set()
+    groups = []
+    for slot in result.active:
+        if slot.same_as and slot.name not in seen:
+            group = [slot.name, *slot.same_as]
+            seen.update(group)
+            groups.append(group)
+    return groups
 
 
 def _noisy(result: TournamentResult) -> bool:
@@ -303,6 +319,7 @@ def result_data(result: TournamentResult) -> dict[str, Any]:
             "spec": slot.spec,
             "key": e.key if e is not None else None,
             "live": e is not None and not e.tableable,
+            "same_table_as": slot.same_as,
         }
 
     standings = []

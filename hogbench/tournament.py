@@ -322,6 +322,7 @@ def load_slots(
 
 def live_policy(reason: str) -> str:
     """The disqualification of a strategy that is not a pure function, as the contest says."""
+    reason = re.sub(r"^.*?:\w+ (?=at \()", "", reason)  # the file is named beside it already
     return (
         f"{reason}; the contest rules require a deterministic strategy of the scores"
         " (--allow-live, or allow_live = true, plays such strategies by Monte Carlo)"
