@@ -4,8 +4,11 @@ rebuilt, so a missing, unreadable or unwritable cache only costs time."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.util
+import json
 import os
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -60,3 +63,48 @@ def write_entry(path: Path, write: Callable[[BinaryIO], object]) -> None:
         os.replace(temporary, path)
     except OSError:
         temporary.unlink(missing_ok=True)
+
+
+def _secret() -> bytes:
+    """This user's key for sealing cache entries, made on first use (readable by the user
+    alone). A sealed entry that was altered, or copied in from elsewhere, is not trusted."""
+    path = cache_root() / "secret"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    key = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+    except FileExistsError:
+        return path.read_bytes()
+    except OSError:
+        pass  # an unwritable cache: entries written this run cannot be read back anyway
+    return key
+
+
+def _seal(key: str, body: bytes) -> str:
+    return hmac.new(_secret(), key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+
+
+def write_sealed(path: Path, key: str, entry: dict) -> None:
+    """Write a JSON entry with a seal over its key and content."""
+    body = json.dumps(entry, sort_keys=True).encode()
+    record = json.dumps({"key": key, "seal": _seal(key, body), "entry": entry}, sort_keys=True)
+    write_entry(path, lambda f: f.write(record.encode()))
+
+
+def read_sealed(path: Path, key: str) -> dict | None:
+    """The entry at PATH if it is whole, made for KEY and unaltered; else None (rebuilt)."""
+    try:
+        record = json.loads(path.read_bytes())
+        entry = record["entry"]
+        body = json.dumps(entry, sort_keys=True).encode()
+        if record["key"] != key or not hmac.compare_digest(record["seal"], _seal(key, body)):
+            return None
+        return entry if isinstance(entry, dict) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

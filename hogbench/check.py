@@ -99,7 +99,8 @@ def check_file(
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")
-        sandbox.remember(spec, rules, answers, cache=cache)
+        opts = sandbox.SandboxOptions.for_rules(rules, **options)
+        sandbox.remember(spec, rules, answers, cache=cache, options=opts)
     if answers.output_bytes:
         report.lines.append(
             f"note: it printed {sandbox.format_size(answers.output_bytes)} (discarded)"

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from hogbench.cache import cache_root, write_entry
+from hogbench.cache import cache_root, read_sealed, write_sealed
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
 from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
@@ -61,7 +61,6 @@ from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
 WORKER = Path(__file__).with_name("worker.py").resolve()
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
 SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
-CACHE_VERSION = 1
 STARTUP_SECONDS = 10.0  # our own start (bwrap, interpreter), not charged to the strategy
 KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -151,11 +150,22 @@ def load_file_entrant(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
         entrant = _from_cache(spec, rules, opts, files.digest)
         if entrant is not None:
             return entrant
-    answers = collect_answers(spec, rules, files=files, **options)
-    return remember(spec, rules, answers, cache=opts.cache)
+    try:
+        answers = collect_answers(spec, rules, files=files, **options)
+    except StrategyError as exc:
+        if opts.cache:
+            _write_failure(_cache_key(spec, rules, files.digest, opts), exc, opts)
+        raise
+    return remember(spec, rules, answers, cache=opts.cache, options=opts)
 
 
-def remember(spec: Spec, rules: RuleSet, answers: Answers, cache: bool = True) -> Entrant:
+def remember(
+    spec: Spec,
+    rules: RuleSet,
+    answers: Answers,
+    cache: bool = True,
+    options: SandboxOptions | None = None,
+) -> Entrant:
     """Build the Entrant from a worker's answers (validated here) and cache it."""
     where = f"{spec.path}:{answers.function}"
     try:
@@ -179,7 +189,8 @@ def remember(spec: Spec, rules: RuleSet, answers: Answers, cache: bool = True) -
         notes=notes,
     )
     if cache:
-        _write_cache(_cache_key(spec, rules, digest), entrant, answers.seconds)
+        key = _cache_key(spec, rules, digest, options or SandboxOptions.for_rules(rules))
+        _write_cache(key, entrant, answers.seconds)
     return entrant
 
 
@@ -952,31 +963,45 @@ def cache_dir() -> Path:
     return cache_root() / "tables"
 
 
-def _cache_key(spec: Spec, rules: RuleSet, digest: str) -> str:
-    text = f"{CACHE_VERSION}\0{digest}\0{spec.function}\0{rules.key}"
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+def _cache_key(spec: Spec, rules: RuleSet, digest: str, opts: SandboxOptions) -> str:
+    """Everything a verdict depends on: the files' digest, the function asked for, the rule
+    set, and the options that change what the worker may do (imports, memory); and the source
+    of the code that judges it, so no entry outlives that code."""
+    judge = _judge_digest()
+    text = f"{digest}\0{spec.function}\0{rules.key}\0{opts.allow_imports}\0{opts.memory_mb}"
+    return hashlib.sha256(f"{judge}\0{text}".encode()).hexdigest()[:32]
+
+
+@functools.cache
+def _judge_digest() -> str:
+    """The source of the modules that turn a worker's answers into a verdict."""
+    h = hashlib.sha256()
+    for name in ("sandbox.py", "worker.py", "tables.py", "submission.py"):
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()
 
 
 def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -> Entrant | None:
-    """The cached Entrant, if there is a sound entry measured within the time limit."""
+    """The cached verdict: an Entrant, or the StrategyError the file got (raised again, so a
+    hang costs its limit once). None when there is no sound entry for this limit."""
+    key = _cache_key(spec, rules, digest, opts)
+    entry = read_sealed(cache_dir() / f"{key}.json", key)
+    if entry is None:
+        return None
     try:
-        path = cache_dir() / f"{_cache_key(spec, rules, digest)}.json"
-        entry = json.loads(path.read_text())
+        failure = entry.get("failure")
+        if failure is not None:
+            if failure["timed_out"] and opts.time_limit > entry["time_limit"]:
+                return None  # a more generous limit may let it finish: run it again
+            state = tuple(failure["state"]) if failure["state"] is not None else None
+            raise StrategyError(failure["where"], failure["problem"], state, failure["detail"])
         function, team, seconds = entry["function"], entry["team"], entry["seconds"]
         choices, live_reason, notes = entry["choices"], entry["live_reason"], entry["notes"]
-        if entry["version"] != CACHE_VERSION or not isinstance(function, str):
-            return None
-        if not (team is None or isinstance(team, str)) or not isinstance(notes, list):
-            return None
-        if not isinstance(seconds, (int, float)) or seconds > opts.time_limit:
+        if seconds > opts.time_limit:
             return None  # measured slower than this limit allows: run it again
         if choices is None:
-            if not isinstance(live_reason, str):
-                return None
             table = None
         else:
-            if not isinstance(choices, list) or not all(type(c) is int for c in choices):
-                return None
             array = np.array(choices, dtype=np.int64)
             if len(array) != int(np.prod(rules.obs_shape)):
                 return None
@@ -984,8 +1009,8 @@ def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -
                 rules.choice(int(value))
             table = DecisionTable(rules.name, rules.goal, array)
             live_reason = None
-    except (OSError, ValueError, KeyError, TypeError, IllegalChoice):
-        return None  # missing or corrupted: ignored
+    except (ValueError, KeyError, TypeError, IllegalChoice):
+        return None  # not an entry this version wrote: ignored, and rewritten
     return Entrant(
         spec,
         team or spec.text,
@@ -999,7 +1024,6 @@ def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -
 
 def _write_cache(key: str, entrant: Entrant, seconds: float) -> None:
     entry = {
-        "version": CACHE_VERSION,
         "function": entrant.function,
         "team": None if entrant.name == entrant.spec.text else entrant.name,
         "seconds": seconds,
@@ -1007,4 +1031,17 @@ def _write_cache(key: str, entrant: Entrant, seconds: float) -> None:
         "live_reason": entrant.live_reason,
         "notes": entrant.notes,
     }
-    write_entry(cache_dir() / f"{key}.json", lambda f: f.write(json.dumps(entry).encode()))
+    write_sealed(cache_dir() / f"{key}.json", key, entry)
+
+
+def _write_failure(key: str, exc: StrategyError, opts: SandboxOptions) -> None:
+    failure = {
+        "where": exc.where,
+        "problem": exc.problem,
+        "state": None if exc.state is None else list(exc.state),
+        "detail": exc.detail,
+        "timed_out": "timed out" in exc.problem,
+    }
+    write_sealed(
+        cache_dir() / f"{key}.json", key, {"failure": failure, "time_limit": opts.time_limit}
+    )

@@ -388,3 +388,43 @@ def test_the_default_time_limit_grows_with_the_number_of_states():
     assert limit == pytest.approx({"hog-su21": 10.0, "pig": 20.0, "big-pig": 45.3})
     options = sandbox.SandboxOptions.for_rules(get_rules("pig"), time_limit=3)
     assert options.time_limit == 3
+
+
+def test_a_verdict_is_cached_even_a_failure_so_a_hang_costs_its_limit_once(arena, bwrap):
+    target = arena / "sub" / "hangs.py"
+    target.write_text(
+        "def final_strategy(score, opponent_score):\n"
+        "    while score == 3:\n        pass\n    return 4\n"
+    )
+    rules = get_rules("hog-su21", 10)
+    start = time.monotonic()
+    with pytest.raises(StrategyError, match="timed out") as first:
+        load_entrant(str(target), rules, time_limit=1.0)
+    assert time.monotonic() - start >= 1.0
+    start = time.monotonic()
+    with pytest.raises(StrategyError, match="timed out") as again:
+        load_entrant(str(target), rules, time_limit=1.0)
+    assert time.monotonic() - start < 0.5 and str(again.value) == str(first.value)
+    start = time.monotonic()  # a more generous limit runs it again
+    with pytest.raises(StrategyError, match="timed out"):
+        load_entrant(str(target), rules, time_limit=1.5)
+    assert time.monotonic() - start >= 1.5
+
+
+def test_an_altered_cache_entry_is_not_trusted(arena, bwrap):
+    target = arena / "sub" / "four.py"
+    target.write_text("def final_strategy(score, opponent_score):\n    return 4\n")
+    rules = get_rules("hog-su21", 10)
+    assert set(load_entrant(str(target), rules).table.choices.tolist()) == {4}
+    (entry,) = (
+        (sandbox.cache_dir()).glob("*.json")
+        if False
+        else [p for p in sandbox.cache_dir().glob("*.json") if '"choices": [4, 4' in p.read_text()][
+            :1
+        ]
+    )
+    entry.write_text(entry.read_text().replace("[4, 4", "[0, 4"))
+    again = load_entrant(str(target), rules)  # rebuilt from the file, not read from the entry
+    assert set(again.table.choices.tolist()) == {4}
+    entry.write_text("{not json")
+    assert set(load_entrant(str(target), rules).table.choices.tolist()) == {4}
