@@ -95,7 +95,7 @@ def check_file(
         limit = sandbox.SandboxOptions.for_rules(rules, time_limit=time_limit).time_limit
         report.lines.append(
             f"valid: {where} answers all {n} states of {rules.key} with legal moves,"
-            f" deterministically, in {answers.seconds:.2f} s (limit {limit:g} s)"
+            f" deterministically, in {answers.seconds:.2f} s of CPU time (limit {limit:g} s)"
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")

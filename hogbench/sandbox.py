@@ -61,7 +61,11 @@ from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
 WORKER = Path(__file__).with_name("worker.py").resolve()
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
 SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
-STARTUP_SECONDS = 10.0  # our own start (bwrap, interpreter), not charged to the strategy
+STARTUP_SECONDS = 10.0
+CPU_CHECK_SECONDS = 0.1  # how often a waiting parent looks at the worker's CPU time
+_CLOCK_TICKS = (
+    os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+)  # our own start (bwrap, interpreter), not charged to the strategy
 KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What an OSError message means inside the worker.
@@ -210,19 +214,29 @@ def collect_answers(
     job = {**_job(spec, rules, "table", opts), "shape": list(rules.obs_shape), "states": None}
     if type(rules).observations is not RuleSet.observations:  # not plain ndindex order: spell out
         job["states"] = [_plain(state) for state in rules.observations()]
-    cpu = math.ceil(2 * opts.time_limit) + 2  # a backstop: the wall clock here comes first
+    # Limits are CPU seconds, measured here from the worker's processes, so a verdict does not
+    # depend on how busy the machine is; a generous wall clock catches what waits or sleeps.
+    # The kernel's own CPU limit is a backstop above both passes.
+    cpu = math.ceil(2 * opts.time_limit) + 2
     longest = 2048 * n + (1 << 16)  # a pass of answers: each is short when encoded
     with _Session(spec, opts, job, cpu, longest, rules, n, files) as session:
         function, team = session.start()
         session.stage = "first pass"
-        first = session.expect_answers("first", session.started + opts.time_limit)
-        seconds = time.monotonic() - session.started
+        first = session.expect_answers("first", session.started + wall_cap(opts.time_limit))
+        seconds = session.worker.cpu_used()
         session.stage = "second pass"
-        second = session.expect_answers("second", time.monotonic() + opts.time_limit)
+        session.worker.cpu_budget = seconds + opts.time_limit
+        second = session.expect_answers("second", time.monotonic() + wall_cap(opts.time_limit))
         session.close()  # then its output is complete
         output, output_bytes = session.worker.output()
     isolated = session.worker.isolated
     return Answers(function, team, first, second, seconds, output, output_bytes, isolated, digest)
+
+
+def wall_cap(limit: float) -> float:
+    """The wall-clock seconds a worker gets for what LIMIT CPU seconds allow: generous, so that
+    only a strategy that waits or sleeps (or a machine far overloaded) meets it."""
+    return 3 * limit + 5
 
 
 def _plain(state: tuple) -> tuple:
@@ -398,7 +412,9 @@ class _Session:
             self.worker.close()
             raise HogbenchError(f"the strategy worker did not start: {self.worker.output()[0]}")
         self.started = time.monotonic()
-        loaded = self.expect("loaded", self.started + self.options.time_limit)
+        if self.count:  # a table job: importing and the first pass share the CPU limit
+            self.worker.cpu_budget = self.options.time_limit
+        loaded = self.expect("loaded", self.started + wall_cap(self.options.time_limit))
         function = loaded.get("function") if isinstance(loaded, dict) else None
         team = loaded.get("team") if isinstance(loaded, dict) else None
         if not isinstance(function, str) or not function.isidentifier():
@@ -491,12 +507,19 @@ class _Session:
     def _timed_out(self) -> StrategyError:
         state = self._state_now()
         limit = f"{self.options.time_limit:g} s"
+        over_cpu = self.worker.over_budget
         if self.stage == "decision":
             problem = f"timed out: no answer within {self.options.decision_time_limit:g} s"
+        elif not over_cpu:
+            problem = (
+                f"timed out: no answer within {wall_cap(self.options.time_limit):g} s of wall"
+                f" clock (the limit is {limit} of CPU time; does it sleep or wait?)"
+            )
         elif self.stage == "import":
-            problem = f"timed out while importing (the {limit} limit covers importing too)"
+            problem = f"timed out while importing (the {limit} CPU limit covers importing too)"
         else:
-            problem = f"timed out: the {limit} limit for answering every state ran out"
+            problem = f"timed out: the {limit} CPU limit for answering every state ran out"
+        if self.stage.endswith("pass"):
             problem += self._progress()
         return self._failure(problem, state)
 
@@ -581,6 +604,8 @@ class _Worker:
         self.buffer = b""
         self.closed = False
         self.status: int | None = None
+        self.cpu_budget: float | None = None  # CPU seconds the worker may use, in all
+        self.over_budget = False
         # The index of the call under way, written by the worker, read here after a hang/crash.
         self.positions = tempfile.TemporaryFile()
         self.positions.write(struct.pack("q", -1))
@@ -662,14 +687,40 @@ class _Worker:
             raise _Malformed("a message that is not a one-key record")
         return message
 
-    @staticmethod
-    def _wait(fd: int, event: int, deadline: float) -> None:
+    def _wait(self, fd: int, event: int, deadline: float) -> None:
+        """Wait for FD until DEADLINE (wall clock), or until the worker has used more CPU time
+        than its budget; _Timeout then."""
         # poll, not select: a tournament loading in threads may hold fds past select's 1024.
         poller = select.poll()
         poller.register(fd, event)
-        timeout = deadline - time.monotonic()
-        if timeout <= 0 or not poller.poll(math.ceil(timeout * 1000)):
-            raise _Timeout
+        while True:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                raise _Timeout
+            if poller.poll(math.ceil(min(timeout, CPU_CHECK_SECONDS) * 1000)):
+                return
+            if self.cpu_budget is not None and self.cpu_used() > self.cpu_budget:
+                self.over_budget = True
+                raise _Timeout
+
+    def cpu_used(self) -> float:
+        """CPU seconds used so far by the worker's processes (bwrap and what it started), read
+        from /proc, not from the worker: a submission cannot lie about it."""
+        total, pending, seen = 0, [self.proc.pid], set()
+        while pending:
+            pid = pending.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+                with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+                    pending += [int(child) for child in f.read().split()]
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / _CLOCK_TICKS
 
     def position(self) -> int:
         try:

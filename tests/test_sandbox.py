@@ -35,7 +35,7 @@ VALID = "valid: "
 # file -> words the check report must contain (a tuple: any one of them). Goal 10 unless GOALS.
 EXPECTED: dict[str, list] = {
     "loop_at_import.py": ["invalid", "timed out while importing"],
-    "loop_at_state.py": ["at (7, 3)", "timed out", "2 s limit"],
+    "loop_at_state.py": ["at (7, 3)", "timed out", "2 s CPU limit"],
     "long_sleep.py": ["at (2, 5)", "timed out"],
     "memory_bomb.py": ["at (1, 1)", "ran out of memory (limit 256 MB)"],
     "fork_bomb.py": ["import failed", "may not start processes"],
@@ -62,7 +62,7 @@ EXPECTED: dict[str, list] = {
     "returns_int_subclass.py": ["returned 4 (Sneaky), not an int"],
     "uses_random.py": ["not deterministic at"],
     "counts_calls.py": ["not deterministic at", "at (0, 0): returned 1, then"],
-    "just_over_time.py": ["timed out", "the 2 s limit for answering every state ran out"],
+    "just_over_time.py": ["timed out", "the 2 s CPU limit for answering every state ran out"],
     "deep_recursion.py": ["at (6, 2)", "raised RecursionError"],
     "syntax_error.py": ["syntax_error.py: syntax error at line 4: expected ':'"],
     "no_function.py": ["no strategy function"],

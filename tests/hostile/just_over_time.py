@@ -1,8 +1,10 @@
-"""Sleeps 1.1 ms per call: 11 s for the 10000 states of goal 100, just over the contest's 10 s. Expected: timed out."""
+"""Computes 1.1 ms per call: 11 s of CPU for the 10000 states of goal 100, over a 10 s limit. Expected: timed out."""
 
 import time
 
 
 def final_strategy(score, opponent_score):
-    time.sleep(0.0011)
+    end = time.process_time() + 0.0011
+    while time.process_time() < end:
+        pass
     return 4
