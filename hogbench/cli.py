@@ -41,8 +41,8 @@ app = typer.Typer(
 experiment_app = typer.Typer(help="The course's experiments.", no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
 
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)  # piped output is not cut at 80 columns, mid-name
+err = Console(stderr=True, soft_wrap=True)
 _state = {"debug": False}
 
 # -- shared options ----------------------------------------------------------------------------
@@ -631,19 +631,26 @@ def _deciders(rule_set, entrants, stack):
     return [decider(rule_set, player(e, rule_set), stack) for e in entrants]
 
 
-def _render_turn(turn, names: list[str]) -> None:
+def _render_turn(turn, names: list[str], rule_set) -> None:
+    """One line a turn: who, what they chose, the dice, what the rules did, the scores."""
     step = turn.step
-    dice = f" {' '.join(map(str, step.dice))}" if step.dice else ""
-    what = "; ".join(step.events)
+    dice = f": {' '.join(map(str, step.dice))}" if step.dice else ""
+    what = escape("; ".join(step.events))
+    action = escape(rule_set.describe_choice(turn.choice))
     out.print(
-        f"[bold]{names[turn.player]}[/] ▸ {turn.choice}{dice} → {what}   "
-        f"[dim]{names[0]} {turn.scores[0]} – {turn.scores[1]} {names[1]}[/]",
+        f"[bold]{escape(names[turn.player])}[/] {action}{dice} → {what}   "
+        f"[dim]{escape(names[0])} {turn.scores[0]} – {turn.scores[1]} {escape(names[1])}[/]",
         highlight=False,
     )
     for line in turn.commentary:
-        out.print(f"   [italic cyan]{line}[/]", highlight=False)
+        out.print(f"   [italic cyan]{escape(line)}[/]", highlight=False)
     if turn.over:
-        verdict = "tie" if turn.winner is None else f"{names[turn.winner]} wins"
+        winner = None if turn.winner is None else names[turn.winner]
+        verdict = (
+            "tie"
+            if winner is None
+            else ("You win" if winner == "You" else f"{escape(winner)} wins")
+        )
         out.print(f"[bold green]{verdict}[/] {turn.scores[0]} – {turn.scores[1]}")
 
 
@@ -702,7 +709,7 @@ def watch(
         return
     out.print(f"[bold]{names[0]}[/] vs [bold]{names[1]}[/] · {rule_set.key} · seed {seed}")
     for turn in turns:
-        _render_turn(turn, names)
+        _render_turn(turn, names, rule_set)
 
 
 @app.command()
@@ -731,10 +738,12 @@ def play(
     bot = load_entrant(opponent or rule_set.baseline, rule_set, **door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
-        if first is None:
-            first = (
-                "me" if _ask("Do you want to go first? [y/n] ").lower().startswith("y") else "them"
-            )
+        while first is None:
+            answer = _ask("Do you want to go first? [y/n] ").strip().lower()
+            if answer in ("y", "yes", "n", "no"):
+                first = "me" if answer.startswith("y") else "them"
+            else:
+                out.print("please answer y or n", highlight=False)
         if first not in ("me", "them"):
             raise UsageError(f"--first takes me or them, got {first!r}")
 
@@ -745,20 +754,21 @@ def play(
                 try:
                     return rule_set.parse_choice(_ask(f"Your move ({rule_set.choice_help}): "))
                 except IllegalChoice as exc:
-                    out.print(f"[red]{exc}[/] — try again", highlight=False)
+                    problem = str(exc).replace("returned ", "", 1)  # said of strategies
+                    out.print(f"[red]{escape(problem)}[/] — try again", highlight=False)
 
         with ExitStack() as stack:
             (bot_decide,) = _deciders(rule_set, [bot], stack)
             deciders = (person, bot_decide) if first == "me" else (bot_decide, person)
             names = ["You", bot.name] if first == "me" else [bot.name, "You"]
             for turn in play_game(rule_set, deciders, seed):
-                _render_turn(turn, names)
+                _render_turn(turn, names, rule_set)
     except (EOFError, KeyboardInterrupt):
         out.print("\nbye")
 
 
 def _ask(prompt: str) -> str:
-    out.print(prompt, end="", highlight=False)
+    out.print(prompt, end="", highlight=False, markup=False)
     return input()
 
 

@@ -32,7 +32,7 @@ def commentary_for(rules: RuleSet):
     """The course's commentary: lead changes and each player's biggest gain so far."""
     import importlib
 
-    module = importlib.import_module(f"hogbench.rules.{rules.name.replace('-', '_')}")
+    module = importlib.import_module(type(rules).__module__)
     highest = getattr(module, "announce_highest", None) or make_announce_highest(
         "{gain} point(s)! The most yet for Player {who}"
     )

@@ -54,7 +54,7 @@ def test_play_through_cli_runner_rejects_bad_moves_and_stops_on_eof():
     assert result.exit_code == 0, result.output
     assert "not a number of dice" in result.stdout
     assert "outside 0..10" in result.stdout
-    assert "You ▸ 5" in result.stdout
+    assert "You roll 5" in result.stdout
     assert "bye" in result.stdout
 
 

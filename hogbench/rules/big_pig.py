@@ -53,6 +53,7 @@ the engines' model from the same functions.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -70,13 +71,14 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     distribution_table,
     levels_by_key,
     outcome,
     resolve_signature,
     roll_kind_signature,
 )
-from hogbench.rules.pig import HOLD, ROLL, wants_roll
+from hogbench.rules.pig import HOLD, ROLL, parse_roll_or_hold, wants_roll
 
 GOAL_SCORE = 100
 
@@ -270,11 +272,40 @@ class BigPig(RuleSet):
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal, self.cap + 1, self.cap)
 
+    choice_help = "r to roll, h to hold"
+
     def choice(self, value: Any) -> int:
         return ROLL if wants_roll(value) else HOLD
 
     def describe_choice(self, choice: int) -> str:
         return "roll" if choice == ROLL else "hold"
+
+    def parse_choice(self, text: str) -> int:
+        return parse_roll_or_hold(text)
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        """One decision with a real pair of dice: doubles, snake eyes and Big Pig narrated."""
+        m = self.model
+        seat, score, opponent, turn_total, live = _decode(m.params, state)
+        if choice == HOLD and turn_total > 0:
+            code = int(m.resolve(m.params, state, HOLD, 0))
+            return Step((), [f"banks {turn_total} points"], code, (score + turn_total, opponent))
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        value = int(roll_points(*dice))
+        code = int(m.resolve(m.params, state, ROLL, value))
+        if dice == (1, 1):
+            events = [f"snake eyes: +25, turn total {turn_total + 25}"]
+        elif value == 0:
+            events = [f"Big Pig! loses the turn total of {turn_total}"]
+        elif dice[0] == dice[1]:
+            events = [f"doubles: +{value}, turn total {turn_total + value}"]
+        else:
+            events = [f"+{value}, turn total {turn_total + value}"]
+        if code & 7 == SAME:
+            return Step(dice, events, code)
+        if value:  # a roll that ends the turn reached the model's cap (see the readings)
+            events.append(f"reaches the model's cap of {self.cap}: the turn ends there")
+        return Step(dice, events, code, (score if value == 0 else self.cap, opponent))
 
     def describe_state(self, state: int) -> str:
         seat = "first" if state < int(np.prod(self.obs_shape)) else "second"

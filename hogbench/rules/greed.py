@@ -54,6 +54,7 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     levels_by_key,
     outcome,
     resolve_signature,
@@ -333,6 +334,44 @@ class Greed(RuleSet):
 
     def describe_choice(self, choice: int) -> str:
         return "pass" if choice == 0 else f"roll {choice}"
+
+    choice_help = "number of dice, 0 to pass"
+
+    def parse_choice(self, text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise IllegalChoice(f"{text.strip()!r}: type a number of dice, or 0 to pass") from None
+        return self.choice(value)
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        """One turn with real dice labelled 0-5: going over the goal loses at once; a pass
+        gives the opponent one last turn, after which the scores compare."""
+        m, goal = self.model, self.goal
+        mine, theirs, last = self.state_args(state)
+        if choice == 0:
+            code = int(m.resolve(m.params, state, 0, 0))
+            events = ["passes"] + ([] if last else ["the opponent has one last turn"])
+            return Step((), events, code, (mine, theirs) if last else None)
+        dice = tuple(rng.choice(FACES) for _ in range(choice))
+        total = mine + sum(dice)
+        # the model's value for this sum: its exact size matters only up to going over, and on
+        # the last turn only as losing, tying or winning
+        room, tie = goal - mine, theirs - mine
+        if total > goal:
+            value = room + 1
+        elif last:
+            value = tie if total == theirs else (max(tie + 1, 0) if total > theirs else room + 1)
+        else:
+            value = sum(dice)
+        code = int(m.resolve(m.params, state, choice, value))
+        events = [f"+{sum(dice)}, score {total}"]
+        if total > goal:
+            events.append(f"over {goal}: loses at once")
+        elif last:
+            events.append("the last turn: scores compare")
+        final = (total, theirs) if code & 7 in (WIN, LOSE, TIE) else None
+        return Step(dice, events, code, final)
 
     def build_model(self) -> GameModel:
         goal = self.goal

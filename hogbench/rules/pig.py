@@ -50,6 +50,7 @@ from hogbench.rules.base import (
     Builtin,
     GameModel,
     RuleSet,
+    Step,
     distribution_table,
     levels_by_key,
     outcome,
@@ -87,6 +88,16 @@ def roll_points(outcome: int, piglet: bool) -> int:
 def holding_wins(score: int, turn_total: int, goal: int) -> bool:
     """The first player to reach the goal wins: holding now would reach it."""
     return score + turn_total >= goal
+
+
+def parse_roll_or_hold(text: str) -> int:
+    """A person's move in a roll-or-hold game: r or roll, h or hold (any case)."""
+    word = text.strip().lower()
+    if word in ("r", "roll"):
+        return ROLL
+    if word in ("h", "hold"):
+        return HOLD
+    raise IllegalChoice(f"{text.strip()!r} is not a move here: type r to roll or h to hold")
 
 
 def wants_roll(answer: Any) -> bool:
@@ -254,11 +265,40 @@ class Pig(RuleSet):
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal, self.goal, self.goal)
 
+    choice_help = "r to roll, h to hold"
+
     def choice(self, value: Any) -> int:
         return ROLL if wants_roll(value) else HOLD
 
     def describe_choice(self, choice: int) -> str:
         return "roll" if choice == ROLL else "hold"
+
+    def parse_choice(self, text: str) -> int:
+        return parse_roll_or_hold(text)
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        """One decision with a real die (or Piglet's coin): a roll adds to the turn total or
+        loses it; a hold banks it."""
+        m, goal = self.model, self.goal
+        score, _, turn_total = self.state_args(state)
+        if choice == HOLD and turn_total > 0:
+            code = int(m.resolve(m.params, state, HOLD, 0))
+            final = (score + turn_total, self.scores(state)[1]) if code & 7 == WIN else None
+            return Step((), [f"banks {turn_total} points"], code, final)
+        piglet = bool(self.options["piglet"])
+        face = rng.randint(0, 1) if piglet else rng.randint(1, 6)
+        value = int(roll_points(face, piglet))
+        code = int(m.resolve(m.params, state, ROLL, value))
+        if value == 0:
+            lost = "tails" if piglet else "Pig! a 1"
+            events = [f"{lost}: loses the turn total of {turn_total}"]
+        else:
+            events = [f"turn total {turn_total + value}"]
+        final = None
+        if code & 7 == WIN:
+            events.append(f"reaches {goal}: holds and wins")
+            final = (score + turn_total + value, self.scores(state)[1])
+        return Step((face,), events, code, final)
 
     def build_model(self) -> GameModel:
         goal = self.goal
