@@ -349,6 +349,9 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
     """Play one block of game pairs; returns counts[A-first result, A-second result]."""
     from contextlib import ExitStack
 
+    from hogbench.processes import die_with_parent
+
+    die_with_parent()
     rules = _cached_rules(rules.name, rules.goal, tuple(sorted(rules.options.items())))
     if a[0] == "table" and b[0] == "table":
         table_a, table_b = _table(a[1]), _table(b[1])

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from hogbench import stats
+from hogbench.errors import HogbenchError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS pairs (
@@ -36,6 +37,9 @@ CREATE TABLE IF NOT EXISTS pairs (
     PRIMARY KEY (rules, a, b, mode, seed, games)
 )
 """
+
+
+COLUMNS = "a, b, mode, seed, games, first, second, counts, seconds"
 
 
 @dataclass(frozen=True)
@@ -144,20 +148,23 @@ class Store:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         # A long timeout: a second process reading the store (a report, a test) may hold a lock.
-        self.db = sqlite3.connect(str(path), timeout=60)
-        with self.db:
-            self.db.execute(SCHEMA)
+        try:
+            self.db = sqlite3.connect(str(path), timeout=60)
+            with self.db:
+                self.db.execute(SCHEMA)
+            self.db.execute(f"SELECT {COLUMNS} FROM pairs LIMIT 1").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise HogbenchError(
+                f"{path}: not a usable hogbench results store ({exc}); move it away or give"
+                " another --store, and run again (finished pairs are then computed anew)"
+            ) from None
 
     def get(self, keys: Iterable[PairKey]) -> dict[PairKey, PairResult]:
         """The stored results among KEYS."""
         wanted = set(keys)
         found: dict[PairKey, PairResult] = {}
         for rules in {k.rules for k in wanted}:
-            rows = self.db.execute(
-                "SELECT a, b, mode, seed, games, first, second, counts, seconds"
-                " FROM pairs WHERE rules = ?",
-                (rules,),
-            )
+            rows = self.db.execute(f"SELECT {COLUMNS} FROM pairs WHERE rules = ?", (rules,))
             for a, b, mode, seed, games, first, second, counts, seconds in rows:
                 key = PairKey(rules, a, b, mode, seed, games)
                 if key in wanted:

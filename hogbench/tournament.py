@@ -35,6 +35,7 @@ from hogbench.discovery import Entry, discover
 from hogbench.duel import decision_z, play_mc, player
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import Entrant, Spec, load_entrant
+from hogbench.processes import die_with_parent
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
 from hogbench.stats import ABOVE, UNDECIDED
@@ -114,6 +115,10 @@ def load_source(sources: list[str], **overrides: Any) -> Tournament:
         return from_toml(Path(sources[0]), **overrides)
     if len(sources) == 1 and Path(sources[0]).is_dir():
         name = Path(sources[0]).resolve().name
+    elif len(sources) == 1:
+        raise UsageError(
+            f"{sources[0]}: no such tournament file or folder (or give two or more strategies)"
+        )
     else:
         name = "tournament"
     settings = {"name": name, "entrants": list(sources), **overrides}
@@ -408,6 +413,7 @@ def play_batch(
 ) -> list[PairResult | PairFailure]:
     """Play a batch of pairs (in a worker): exact.evaluate for tables; otherwise Monte Carlo
     game pairs until the paired interval excludes THRESHOLD, with the key's games as the cap."""
+    die_with_parent()
     rules = _resident(rules)
     players = {name: _writable(p) for name, p in players.items()}
     results: list[PairResult | PairFailure] = []
@@ -690,6 +696,9 @@ def run(
     t = tournament
     if backend not in BACKENDS:
         raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if batch_size is not None and batch_size < 1:
+        raise UsageError(f"--batch-size must be at least 1, got {batch_size}")
+    check_paths(t)
     if slots is None:
         options = sandbox_options(t)
         if any(isinstance(e, Entry) and e.path is not None for e in t.entrants):
@@ -753,6 +762,42 @@ def run(
         stored=played.stored,
         seconds=played.seconds,
     )
+
+
+REPORT_FILES = ("standings.csv", "matrix.csv", "pairs.csv", "results.json", "index.html")
+
+
+def check_paths(t: Tournament) -> None:
+    """Where results and reports go must be usable before any work starts: a run that fails
+    only after an hour of work, on a path that is a file, helps nobody."""
+    store = t.store or default_store(t)
+    if store.is_dir():
+        raise UsageError(f"--store {store} is a folder: give the results file's path")
+    _writable_folder(store.parent, "--store")
+    if t.out is None:
+        return
+    if t.out.exists() and not t.out.is_dir():
+        raise UsageError(f"--out {t.out} is a file: give a folder for the reports")
+    _writable_folder(t.out, "--out")
+    for name in REPORT_FILES:
+        path = t.out / name
+        if path.is_dir():
+            raise UsageError(f"{path} is a folder: the report file cannot be written there")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise UsageError(
+                f"{path} cannot be written (read-only): fix it or choose another --out"
+            )
+
+
+def _writable_folder(folder: Path, option: str) -> None:
+    """FOLDER exists and is writable, or can be made; else UsageError naming OPTION."""
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{option}: {existing} is a file, so {folder} cannot be a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{option}: {existing} is not writable")
 
 
 def sandbox_options(t: Tournament) -> dict[str, Any]:

@@ -463,3 +463,73 @@ def test_demo_tournament_loads():
     t = tm.load_source([str(ROOT / "tournaments" / "demo.toml")])
     assert t.rules.name == "hog-su21" and len(t.entrants) >= 20
     assert any("random_roller" in e for e in specs(t))
+
+
+@pytest.mark.parametrize(
+    "setup, args, words",
+    [
+        (lambda d: (d / "bad.sqlite").write_text("garbage"), ["--store", "bad.sqlite"],
+         "not a usable hogbench results store"),
+        (lambda d: (d / "folder").mkdir(), ["--store", "folder"], "is a folder"),
+        (lambda d: (d / "file").write_text("x"), ["--out", "file"], "is a file"),
+        (lambda d: (d / "out" / "index.html").mkdir(parents=True), ["--out", "out"],
+         "index.html is a folder"),
+        (lambda d: None, ["--batch-size", "-3"], "--batch-size must be at least 1"),
+    ],
+)  # fmt: skip
+def test_bad_store_and_output_paths_are_one_line_before_any_work(
+    tmp_path, monkeypatch, setup, args, words
+):
+    monkeypatch.chdir(tmp_path)
+    setup(tmp_path)
+    extra = [] if "--store" in args else ["--store", "s.sqlite"]
+    result = runner.invoke(app, ["tournament", *BUILTINS[:2], *args, *extra])
+    assert result.exit_code in (1, 2), result.output
+    assert words in result.stderr and "Traceback" not in result.output
+    assert "pairs computed" not in result.stderr  # refused before the work
+
+
+def test_a_missing_tournament_source_is_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["tournament", "nosuch_dir"])
+    assert (
+        result.exit_code == 2 and "nosuch_dir: no such tournament file or folder" in result.stderr
+    )
+
+
+def test_killing_hogbench_kills_its_workers(tmp_path):
+    """kill -9 of a tournament leaves no joblib worker running on."""
+    # live strategies played by Monte Carlo keep the workers busy for a while
+    for k in range(3):
+        write(
+            tmp_path / f"dice{k}.py",
+            "import random\n\ndef final_strategy(score, opponent_score):\n"
+            f"    return random.randint({k + 3}, 6)\n",
+        )
+    toml = write(
+        tmp_path / "t.toml",
+        'games = 400000\nseed = 5\nallow_live = true\nentrants = ["dice*.py", "always_roll:5"]\n',
+    )
+    run = hogbench("tournament", str(toml), "-j", "2", "--store", str(tmp_path / "s.sqlite"))
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while len(workers) < 2:
+        assert time.monotonic() < deadline and run.poll() is None, run.stderr.read()
+        time.sleep(0.2)
+        try:
+            children = Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
+            workers = [
+                int(c) for c in children if b"python" in Path(f"/proc/{c}/cmdline").read_bytes()
+            ]
+        except OSError:
+            workers = []
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    deadline = time.monotonic() + 10
+    while True:
+        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
+        running = [w for w in alive if Path(f"/proc/{w}/stat").read_text().split()[2] != "Z"]
+        if not running:
+            break
+        assert time.monotonic() < deadline, f"joblib workers {running} outlived hogbench"
+        time.sleep(0.1)

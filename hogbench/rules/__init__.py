@@ -17,11 +17,12 @@ DEFAULT_RULES = "hog-su21"
 
 
 def names() -> list[str]:
-    """Rule-set names: module hog_su21 is rule set hog-su21 (importing none of them)."""
+    """Rule-set names: module hog_su21 is rule set hog-su21 (importing none of them). Shared
+    modules (``base``, and any whose name starts with ``_``) are not rule sets."""
     return sorted(
         info.name.replace("_", "-")
         for info in pkgutil.iter_modules(__path__)
-        if info.name != "base"
+        if info.name != "base" and not info.name.startswith("_")
     )
 
 
