@@ -1,0 +1,136 @@
+"""Exact hog-fa19 evaluations beside the staff contest engine's published per-call times.
+
+The staff engine of the Fall 2019 Hog contest computes one exact win rate of two strategies
+under the Fall 2019 rules (Pig Out, Free Bacon, Feral Hogs, Swine Swap). Its published times on
+this kind of machine: 0.124 s per call for always_roll(4) against always_roll(6), and 0.92 s
+per call for two random decision tables. The goal is at least 100 times faster.
+
+Here, in one process on one core: hogbench's ``exact.evaluate`` for always_roll:4 vs
+always_roll:6 and for two random tables (seeded), against a plain reference in the same run: a
+memoised recursion over (A's score, B's score, A's previous dice, B's previous dice, who moves),
+written from the course's rules, with dice distributions computed once beforehand (the style of
+bench/exact.py's references). The reference computes one seating; ``exact.evaluate`` both. The
+first-seat value of each pair is checked against the reference to 1e-12, and always_roll:4 vs
+always_roll:6 against the staff engine's figures to 1e-9.
+
+    python bench/bacon2.py [--repeat 25] [--reference-repeat 5] [--seed 2019] [--no-pin]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from functools import cache
+
+import numpy as np
+from exact import dice_table, fmt, interleaved_medians  # bench/exact.py, beside this script
+
+from hogbench import exact
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
+
+GOAL = 100
+STAFF_SECONDS = {"always_roll:4 vs always_roll:6": 0.124, "random tables": 0.92}
+STAFF_FIGURES = (0.4610395535, 0.4313770522)  # always_roll(4) vs always_roll(6), each seating
+
+
+def reference_fa19(table_a: list[int], table_b: list[int], dice) -> float:
+    """Hog Fall 2019: Pig Out, Free Bacon, Feral Hogs (each player's previous dice in the
+    state, 0 before their first turn), Swine Swap (even when the mover has reached the goal)."""
+
+    def free_bacon(score):
+        return 10 - min((score // 10) % 10, score % 10)
+
+    def leading(score):
+        while score >= 10:
+            score //= 10
+        return score
+
+    def is_swap(player, opponent):
+        return leading(player) * (player % 10) == leading(opponent) * (opponent % 10)
+
+    @cache
+    def a_wins(a, b, dice_a, dice_b, a_moves):
+        mover, other, previous = (a, b, dice_a) if a_moves else (b, a, dice_b)
+        n = (table_a if a_moves else table_b)[mover * GOAL + other]
+        outcomes = {free_bacon(other): 1.0} if n == 0 else dice[n]
+        bonus = 3 if abs(n - previous) == 2 else 0
+        total = 0.0
+        for points, p in outcomes.items():
+            new, opp = mover + points + bonus, other
+            if is_swap(new, opp):
+                new, opp = opp, new
+            if new >= GOAL:
+                total += p if a_moves else 0.0
+            elif opp >= GOAL:
+                total += 0.0 if a_moves else p
+            elif a_moves:
+                total += p * a_wins(new, opp, n, dice_b, False)
+            else:
+                total += p * a_wins(opp, new, dice_a, n, True)
+        return total
+
+    return a_wins(0, 0, 0, 0, True)
+
+
+def bench_pair(rules, label, a, b, reference, args) -> exact.SeatValues:
+    start = time.perf_counter()
+    exact.evaluate(rules, a, b)  # builds the engine's view of the model, loads compiled code
+    setup = time.perf_counter() - start
+    values = exact.evaluate(rules, a, b)
+    value = reference(list(a), list(b))
+    assert abs(value - values.first) < 1e-12, (value, values.first)
+    per_round = -(-args.repeat // args.reference_repeat)
+    ref, ours = interleaved_medians(
+        args.reference_repeat,
+        per_round,
+        lambda: reference(list(a), list(b)),
+        lambda: exact.evaluate(rules, a, b),
+    )
+    staff = STAFF_SECONDS[label]
+    print(
+        f"  {label}: reference {fmt(ref)} (one seating, median of {args.reference_repeat}) |"
+        f" hogbench {fmt(ours)} (both seatings, median of {per_round * args.reference_repeat})"
+        f" | ratio {ref / ours:,.0f}x\n"
+        f"    staff engine {fmt(staff)} per call (published) | ratio {staff / ours:,.0f}x"
+        f" (goal 100x)   [A first {values.first:.10f}, A second {values.second:.10f};"
+        f" first call {fmt(setup).strip()} with model setup]"
+    )
+    return values
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=25, help="runs of hogbench per figure")
+    parser.add_argument("--reference-repeat", type=int, default=5, help="runs of the reference")
+    parser.add_argument("--seed", type=int, default=2019, help="seed of the random tables")
+    parser.add_argument("--no-pin", action="store_true", help="leave the run unpinned")
+    args = parser.parse_args()
+    print(
+        f"python {sys.version.split()[0]}; times are wall clock, medians; reference and hogbench"
+        " runs interleaved\n"
+    )
+    if not args.no_pin and hasattr(os, "sched_setaffinity"):  # Linux only
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    pig_out = dice_table("one")
+    rules = get_rules("hog-fa19")
+    a = load_entrant("always_roll:4", rules).table.choices
+    b = load_entrant("always_roll:6", rules).table.choices
+    print("hog-fa19 with Feral Hogs state (each player's previous dice)")
+    values = bench_pair(
+        rules, "always_roll:4 vs always_roll:6", a, b,
+        lambda ta, tb: reference_fa19(ta, tb, pig_out), args,
+    )  # fmt: skip
+    first, second = values.first, values.second
+    assert abs(first - STAFF_FIGURES[0]) < 1e-9 and abs(second - STAFF_FIGURES[1]) < 1e-9
+    print(f"    averaged over both seatings {(first + second) / 2:.10f} (staff 0.4462083029)")
+    rng = np.random.default_rng(args.seed)
+    ta = rng.integers(0, 11, size=a.shape).astype(a.dtype)
+    tb = rng.integers(0, 11, size=b.shape).astype(b.dtype)
+    bench_pair(rules, "random tables", ta, tb, lambda x, y: reference_fa19(x, y, pig_out), args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,276 @@
+"""Hog, CS 61A Spring 2019: Pig Out, Free Bacon, Swine Swap.
+
+Rules (the course's text, as copied in gretasharoyan/hog ``README.md``; skeleton and ok tests:
+1246245906/CS61A ``projects/hog/hog.py``, Kaiyuan-Lei/MyProject ``Hog/tests/``):
+
+* Pig Out. If any of the dice outcomes is a 1, the current player's score for the turn is 1.
+* Free Bacon. A player who chooses to roll zero dice scores one more than the minimum of the
+  ones and tens digit of the opponent's score.
+* Swine Swap. After points for the turn are added to the current player's score, if the current
+  and other player's scores share any digits in the same place value, the scores are swapped.
+  Note: a 0 at the beginning of a number does not count. This includes the 0 in the tens place
+  of 5, the hundreds place of 23, and the ones place of 0. However, a 0 at the end of a number
+  does count, so 20 and 30 are a swap.
+
+Readings: the course's ``play`` checks ``is_swap`` after every turn, so a swap also happens when
+the mover has reached the goal (the ok test "Player 1 win": 87-88 becomes 99-100). Free Bacon
+uses tens = (score // 10) % 10 (the opponent's score is below the goal when it is asked).
+
+The first half of this module is the course's own code (the readable reference); the second
+half builds the engines' model from the same functions. hog-su19 reuses the second half.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
+    announce_lead_changes,
+    both,
+    make_announce_highest,
+    say_scores,
+    silence,
+)
+from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
+from hogbench.rules.base import (
+    LOSE,
+    OTHER,
+    WIN,
+    Builtin,
+    GameModel,
+    RuleSet,
+    Step,
+    dice_distribution,
+    distribution_table,
+    levels_by_key,
+    outcome,
+    resolve_signature,
+    roll_kind_signature,
+)
+
+GOAL_SCORE = 100
+
+# ---------------------------------------------------------------------------------------------
+# The course's functions
+# ---------------------------------------------------------------------------------------------
+
+
+def pig_out(outcomes) -> int:
+    """Pig Out: the turn scores 1 if any outcome is a 1, else the sum of the outcomes."""
+    return 1 if 1 in outcomes else sum(outcomes)
+
+
+def roll_dice(num_rolls, dice=six_sided):
+    """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
+    unless any of the outcomes is 1. In that case, return 1."""
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert num_rolls > 0, "Must roll at least once."
+    return pig_out([dice() for _ in range(num_rolls)])
+
+
+def free_bacon(score):
+    """Return the points scored from rolling 0 dice (Free Bacon), given the opponent's SCORE.
+
+    >>> free_bacon(39)
+    4
+    """
+    return 1 + min((score // 10) % 10, score % 10)
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided):
+    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
+    assert num_rolls <= 10, "Cannot roll more than 10 dice."
+    if num_rolls == 0:
+        return free_bacon(opponent_score)
+    return roll_dice(num_rolls, dice)
+
+
+def is_swap(player_score, opponent_score):
+    """Return whether the two scores should be swapped: a digit shared in the same place.
+
+    >>> is_swap(117, 14), is_swap(8, 2), is_swap(20, 0)
+    (True, False, False)
+    """
+    while player_score > 0 and opponent_score > 0:
+        if player_score % 10 == opponent_score % 10:
+            return True
+        player_score, opponent_score = player_score // 10, opponent_score // 10
+    return False
+
+
+def other(player):
+    """Return the other player, for a player PLAYER numbered 0 or 1."""
+    return 1 - player
+
+
+def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
+    """Simulate a game and return the final scores of both players, with Player 0's score first,
+    and Player 1's score second."""
+    player = 0  # Which player is about to take a turn, 0 (first) or 1 (second)
+    while score0 < goal and score1 < goal:
+        if player == 0:
+            score0 += take_turn(strategy0(score0, score1), score1, dice)
+        else:
+            score1 += take_turn(strategy1(score1, score0), score0, dice)
+        if is_swap(score0, score1):
+            score0, score1 = score1, score0
+        player = other(player)
+        say = say(score0, score1)
+    return score0, score1
+
+
+announce_highest = make_announce_highest(
+    "{gain} point(s)! That's the biggest gain yet for Player {who}"
+)
+
+
+def always_roll(n):
+    """Return a strategy that always rolls N dice."""
+    assert 0 <= n <= 10, f"always_roll takes 0 to 10 dice, got {n}"
+
+    def strategy(score, opponent_score):
+        return n
+
+    return strategy
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """This strategy rolls 0 dice if that gives at least MARGIN points, and rolls NUM_ROLLS
+    otherwise."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
+    gives at least MARGIN points and does not trigger a non-beneficial swap. Otherwise, it rolls
+    NUM_ROLLS. (A swap of equal scores is neither.)"""
+    new_score = score + free_bacon(opponent_score)
+    if is_swap(new_score, opponent_score) and new_score != opponent_score:
+        return 0 if new_score < opponent_score else num_rolls
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+# ---------------------------------------------------------------------------------------------
+# The engines' model: state score * goal + opponent; params [goal, bacon[opponent] ...,
+# swap[score * goal + opponent] ...] computed by calling the course functions. Every turn scores
+# at least 1 and a swap keeps the sum of the scores, so levels by that sum are acyclic.
+# ---------------------------------------------------------------------------------------------
+
+MAX_DICE = 10
+
+
+@jit(roll_kind_signature)
+def _roll_kind(params, state, choice):
+    return MAX_DICE if choice == 0 else choice - 1
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    score, opponent = state // goal, state % goal
+    score += params[1 + opponent] if choice == 0 else value
+    if params[1 + goal + score * goal + opponent]:
+        score, opponent = opponent, score
+    if score >= goal:
+        return WIN
+    if opponent >= goal:  # a swap handed the opponent the goal
+        return LOSE
+    return outcome(opponent * goal + score, OTHER)
+
+
+class SwapTerm(RuleSet):
+    """A term of Pig Out, Free Bacon and a Swine Swap checked after every turn."""
+
+    strategy_args = ("score", "opponent_score")
+    baseline = "always_roll:4"
+    free_bacon = staticmethod(free_bacon)
+    is_swap = staticmethod(is_swap)
+
+    def build_model(self) -> GameModel:
+        goal = self.goal
+        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
+        rows.append({0: 1.0})
+        ptr, values, probs = distribution_table(rows)
+        bacon = [self.free_bacon(o) for o in range(goal)]
+        assert min(bacon) >= 1  # every turn raises the sum of the scores
+        score_rows = goal + max(max(bacon), int(values.max()))
+        swap = [int(self.is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
+        scores = np.arange(goal * goal, dtype=np.int64)
+        order, level_ptr = levels_by_key(scores // goal + scores % goal)
+        return GameModel(
+            n_states=goal * goal,
+            start=0,
+            observation=scores,
+            order=order,
+            level_ptr=level_ptr,
+            cyclic=False,
+            params=np.array([goal, *bacon, *swap], dtype=np.int64),
+            roll_kind=_roll_kind,
+            resolve=_resolve,
+            dist_ptr=ptr,
+            dist_value=values,
+            dist_prob=probs,
+            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
+            independent_levels=True,
+        )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        m = self.model
+        score, opponent = self.scores(state)
+        if choice == 0:
+            dice, points = (), self.free_bacon(opponent)
+            events = [f"Free Bacon: {points} point{'s' * (points != 1)}"]
+        else:
+            dice = tuple(rng.randint(1, 6) for _ in range(choice))
+            points = pig_out(dice)
+            events = ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
+        score += points
+        if self.is_swap(score, opponent):
+            score, opponent = opponent, score
+            events.append("Swine Swap!")
+        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
+        final = (score, opponent) if code & 7 in (WIN, LOSE) else None
+        return Step(dice, events, code, final)
+
+    def builtins(self) -> dict[str, Builtin]:
+        module = __import__(type(self).__module__, fromlist=["bacon_strategy"])
+        return {
+            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
+            "bacon_strategy": Builtin(
+                lambda margin=8, num_rolls=4: bind(module.bacon_strategy, margin, num_rolls),
+                "0 dice when Free Bacon gives >= margin, else num_rolls",
+            ),
+            "swap_strategy": Builtin(
+                lambda margin=8, num_rolls=4: bind(module.swap_strategy, margin, num_rolls),
+                "0 dice for a beneficial swap or >= margin points (never a harmful swap), else"
+                " num_rolls",
+            ),
+        }
+
+
+def bind(strategy, margin, num_rolls):
+    """STRATEGY with its course parameters fixed, as a two-argument strategy."""
+
+    def bound(score, opponent_score):
+        return strategy(score, opponent_score, margin, num_rolls)
+
+    bound.__name__ = f"{strategy.__name__}(margin={margin}, num_rolls={num_rolls})"
+    return bound
+
+
+class HogSp19(SwapTerm):
+    name = "hog-sp19"
+    title = "Hog, CS 61A Spring 2019"
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores 1 + min(tens, ones) of the opponent's score"),
+        ("Swine Swap", "swap when the scores share a digit in the same place, even at the goal"),
+    )
+
+
+RULES = HogSp19

@@ -1,0 +1,189 @@
+"""Hog, CS 61A Spring 2020: Pig Out, Free Bacon, Feral Hogs, Swine Swap.
+
+Rules (the course's rules, from chenyuxiang0425/cs61a_sp20 ``hog/hog.py`` and ``hog/tests/``):
+
+* Pig Out. If any of the dice outcomes is a 1, the current player's score for the turn is 1.
+* Free Bacon. A player who chooses to roll zero dice scores one more than the absolute value of
+  the alternating sum of the digits of the cube of the opponent's score (digits added and
+  subtracted in turn; 44 cubed is 85184, 8 - 5 + 1 - 8 + 4 = 0, so 1 point).
+* Feral Hogs. If the number of dice you roll is exactly 2 away (absolute difference) from the
+  number of points you scored on the previous turn, you get 3 extra points for the turn. Treat
+  the turn before the first turn as scoring 0 points. Do not take into account any previous
+  feral hog bonuses or swine swap when calculating the number of points scored the previous
+  turn.
+* Swine Swap. Define the excitement of the game to be three to the power of the sum of both
+  players' scores. After points of the turn are added to the current player's score, if the
+  excitement's first digit and last digit are the same, the scores are swapped.
+
+Readings, confirmed by the course's 11 seeded games of ``tests/05b.py``: "the previous turn" is
+the player's own previous turn and its points are what ``take_turn`` returned; the swap is
+checked after every turn, also when the mover has reached the goal. Feral Hogs is switched off
+with the option ``feral_hogs`` (the course's ``play(..., feral_hogs=False)``).
+
+The engines' model is hog-su20's (Feral Hogs on the previous turn's points, bucketed 0..12 and
+"13 or more") with this term's Free Bacon and Swine Swap tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from hogbench.dice import six_sided
+from hogbench.rules.base import GameModel
+from hogbench.rules.hog_sp19 import bind
+from hogbench.rules.hog_su20 import (  # noqa: F401  (the course's names, re-exported)
+    BACON_AT,
+    GOAL,
+    GOAL_SCORE,
+    SCORE_ROWS,
+    SWAP_AT,
+    HogSu20,
+    always_roll,
+    announce_highest,
+    feral_bonus,
+    make_test_dice,
+    other,
+    pig_out,
+    roll_dice,
+    silence,
+)
+
+
+def free_bacon(score):
+    """Return the points scored from rolling 0 dice (Free Bacon), given the opponent's SCORE.
+
+    >>> free_bacon(44), free_bacon(9)
+    (1, 15)
+    """
+    cube, sign, total = score**3, 1, 0
+    while cube:
+        total, cube, sign = total + sign * (cube % 10), cube // 10, -sign
+    return 1 + abs(total)
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided):
+    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon); Feral Hogs is added
+    by play."""
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
+    if num_rolls == 0:
+        return free_bacon(opponent_score)
+    return roll_dice(num_rolls, dice)
+
+
+def is_swap(player_score, opponent_score):
+    """Return whether the scores are swapped: the excitement 3 ** (sum of the scores) has the
+    same first and last digit.
+
+    >>> is_swap(2, 4), is_swap(1, 0)
+    (False, True)
+    """
+    excitement = str(3 ** (player_score + opponent_score))
+    return excitement[0] == excitement[-1]
+
+
+def play(
+    strategy0,
+    strategy1,
+    score0=0,
+    score1=0,
+    dice=six_sided,
+    goal=GOAL_SCORE,
+    say=silence,
+    feral_hogs=True,
+):
+    """Simulate a game and return the final scores of both players, Player 0's score first."""
+    who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
+    previous = [0, 0]  # points each player scored on their previous turn
+    while score0 < goal and score1 < goal:
+        if who == 0:
+            num_rolls = strategy0(score0, score1)
+            points = take_turn(num_rolls, score1, dice)
+            score0 += points + (feral_bonus(num_rolls, previous[0]) if feral_hogs else 0)
+        else:
+            num_rolls = strategy1(score1, score0)
+            points = take_turn(num_rolls, score0, dice)
+            score1 += points + (feral_bonus(num_rolls, previous[1]) if feral_hogs else 0)
+        previous[who] = points
+        if is_swap(score0, score1):
+            score0, score1 = score1, score0
+        who = other(who)
+        say = say(score0, score1)
+    return score0, score1
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=6):
+    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=6):
+    """Roll 0 dice for a beneficial swap, or for at least MARGIN points without a harmful swap;
+    otherwise NUM_ROLLS."""
+    new_score = score + free_bacon(opponent_score)
+    if is_swap(new_score, opponent_score) and new_score != opponent_score:
+        return 0 if new_score < opponent_score else num_rolls
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+class HogSp20(HogSu20):
+    name = "hog-sp20"
+    title = "Hog, CS 61A Spring 2020"
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores 1 + |alternating digit sum of the opponent's score³|"),
+        ("Feral Hogs", "+3 when |dice rolled - your previous turn's points| is 2 (option)"),
+        ("Swine Swap", "swap when 3^(sum of the scores) starts and ends with the same digit"),
+    )
+
+    def build_model(self) -> GameModel:
+        # hog-su20's model reads Free Bacon and Swine Swap from tables in its params; the
+        # tables are refilled here from this term's functions, at the same offsets.
+        model = super().build_model()
+        params = model.params.copy()
+        goal, rows = int(params[GOAL]), int(params[SCORE_ROWS])
+        bacon = [free_bacon(o) for o in range(goal)]
+        assert min(bacon) >= 1 and max(bacon) <= rows - goal  # levels and the swap table hold
+        params[params[BACON_AT] : params[BACON_AT] + goal] = bacon
+        swap = [int(is_swap(s, o)) for s in range(rows) for o in range(goal)]
+        params[params[SWAP_AT] : params[SWAP_AT] + rows * goal] = np.array(swap)
+        return dataclasses.replace(model, params=params)
+
+    def play_step(self, state, choice, rng):
+        step = super().play_step(state, choice, rng)
+        # hog-su20's narration uses its own rule functions: recount this term's events.
+        score, opponent = self.scores(state)
+        points = free_bacon(opponent) if choice == 0 else pig_out(step.dice)
+        events = [f"Free Bacon: {points} point{'s' * (points != 1)}"] if choice == 0 else []
+        events += [e for e in step.events if not e.startswith(("Free Bacon", "Swine Swap"))]
+        score += points + sum(3 for e in step.events if e.startswith("Feral Hogs"))
+        final = step.final
+        if is_swap(score, opponent):
+            events.append("Swine Swap!")
+            score, opponent = opponent, score
+        if final is not None:
+            final = (score, opponent)
+        return dataclasses.replace(step, events=events, final=final)
+
+    def builtins(self):
+        return {
+            **super().builtins(),
+            "bacon_strategy": self._builtin(bacon_strategy, "0 dice when Free Bacon >= margin"),
+            "swap_strategy": self._builtin(
+                swap_strategy, "0 dice for a beneficial swap or >= margin points, else num_rolls"
+            ),
+        }
+
+    @staticmethod
+    def _builtin(strategy, text):
+        from hogbench.rules.base import Builtin
+
+        return Builtin(
+            lambda margin=8, num_rolls=6: bind(strategy, margin, num_rolls),
+            f"{text}, else num_rolls",
+        )
+
+
+RULES = HogSp20

@@ -1,0 +1,103 @@
+"""Hog, CS 61A Summer 2019: Pig Out, Free Bacon, Swine Swap.
+
+No course text or tests of this term were found in the public sources searched; the rules follow
+the rule-sources table (semesters.md): Free Bacon = 10 - min(tens, ones) of the opponent's score;
+the scores are swapped when the current player's leading digit equals the opponent's ones digit.
+
+Readings (stated, unconfirmed by course tests): the swap is checked after every turn as in the
+terms around it (Spring and Fall 2019), so also when the mover has reached the goal; a score's
+leading digit is its first digit (0 for a score of 0); tens = (score // 10) % 10.
+
+The engines' model is hog-sp19's, built from these functions.
+"""
+
+from __future__ import annotations
+
+from hogbench.dice import six_sided
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    GOAL_SCORE,
+    SwapTerm,
+    always_roll,
+    announce_highest,
+    make_test_dice,
+    other,
+    pig_out,
+    roll_dice,
+    silence,
+)
+
+
+def free_bacon(score):
+    """Return the points scored from rolling 0 dice (Free Bacon), given the opponent's SCORE.
+
+    >>> free_bacon(39)
+    7
+    """
+    return 10 - min((score // 10) % 10, score % 10)
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided):
+    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
+    assert type(num_rolls) is int, "num_rolls must be an integer."
+    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
+    if num_rolls == 0:
+        return free_bacon(opponent_score)
+    return roll_dice(num_rolls, dice)
+
+
+def is_swap(player_score, opponent_score):
+    """Return whether the scores are swapped: the current player's leading digit equals the
+    opponent's ones digit.
+
+    >>> is_swap(42, 14), is_swap(42, 41)
+    (True, False)
+    """
+    while player_score >= 10:
+        player_score //= 10
+    return player_score == opponent_score % 10
+
+
+def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
+    """Simulate a game and return the final scores of both players, Player 0's score first."""
+    player = 0
+    while score0 < goal and score1 < goal:
+        if player == 0:
+            score0 += take_turn(strategy0(score0, score1), score1, dice)
+            if is_swap(score0, score1):
+                score0, score1 = score1, score0
+        else:
+            score1 += take_turn(strategy1(score1, score0), score0, dice)
+            if is_swap(score1, score0):
+                score0, score1 = score1, score0
+        player = other(player)
+        say = say(score0, score1)
+    return score0, score1
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice for a beneficial swap, or for at least MARGIN points without a harmful swap;
+    otherwise NUM_ROLLS."""
+    new_score = score + free_bacon(opponent_score)
+    if is_swap(new_score, opponent_score) and new_score != opponent_score:
+        return 0 if new_score < opponent_score else num_rolls
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+class HogSu19(SwapTerm):
+    name = "hog-su19"
+    title = "Hog, CS 61A Summer 2019 (rules from the summary; no course source found)"
+    free_bacon = staticmethod(free_bacon)
+    is_swap = staticmethod(is_swap)
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores 10 - min(tens, ones) of the opponent's score"),
+        ("Swine Swap", "swap when your leading digit equals the opponent's ones digit"),
+    )
+
+
+RULES = HogSu19

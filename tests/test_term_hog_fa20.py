@@ -1,0 +1,57 @@
+"""hog-fa20 against the course's ok tests, its seeded games and a plain recursion."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+
+from hogbench import exact
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
+from hogbench.rules import hog_fa20 as course
+from tests.course.course_cases import check_calls, load, plain_win_chance, replay_game
+
+
+def test_the_course_ok_tests():
+    assert check_calls("hog-fa20", course) == 95
+
+
+def test_the_course_functions():
+    assert doctest.testmod(course).failed == 0
+
+
+@pytest.mark.parametrize("game", load("hog-fa20")["describe_game"], ids=lambda g: str(g[0]))
+def test_the_course_seeded_games(game):
+    assert replay_game(course.play, game) == game[4]
+
+
+@pytest.mark.parametrize(
+    "a, b", [("always_roll:4", "always_roll:6"), ("extra_turn_strategy", "always_roll:6")]
+)
+def test_the_model_agrees_with_a_plain_recursion(a, b):
+    rules = get_rules("hog-fa20")
+    table_a, table_b = (load_entrant(name, rules).table.choices for name in (a, b))
+
+    def strategy(table):
+        return lambda score, opponent: int(table[score * 100 + opponent])
+
+    plain = dict(free_bacon=course.free_bacon, extra_turn=course.extra_turn)
+    values = exact.evaluate(rules, table_a, table_b)
+    assert values.first == pytest.approx(
+        plain_win_chance(strategy(table_a), strategy(table_b), **plain), abs=1e-12
+    )
+    assert values.second == pytest.approx(
+        1 - plain_win_chance(strategy(table_b), strategy(table_a), **plain), abs=1e-12
+    )
+
+
+def test_narration_follows_the_model():
+    rules = get_rules("hog-fa20")
+    rng = random.Random(3)
+    for _ in range(300):
+        state, choice = rng.randrange(rules.model.n_states), rng.randrange(11)
+        step = rules.play_step(state, choice, random.Random(rng.random()))
+        value = 0 if choice == 0 else course.pig_out(step.dice)
+        assert step.code == rules.model.resolve(rules.model.params, state, choice, value)

@@ -1,0 +1,53 @@
+"""hog-su19 (no course tests found) against a plain recursion of its rules."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+
+from hogbench import exact
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
+from hogbench.rules import hog_su19 as course
+from tests.course.course_cases import plain_win_chance
+
+
+def test_the_summarised_rules():
+    assert [course.free_bacon(s) for s in (0, 39, 90, 99)] == [10, 7, 10, 1]
+    assert course.is_swap(42, 14) and course.is_swap(0, 10) and not course.is_swap(42, 41)
+
+
+def test_the_course_functions():
+    assert doctest.testmod(course).failed == 0
+
+
+@pytest.mark.parametrize(
+    "a, b", [("always_roll:4", "always_roll:6"), ("swap_strategy", "always_roll:4")]
+)
+def test_the_model_agrees_with_a_plain_recursion(a, b):
+    rules = get_rules("hog-su19")
+    table_a, table_b = (load_entrant(name, rules).table.choices for name in (a, b))
+
+    def strategy(table):
+        return lambda score, opponent: int(table[score * 100 + opponent])
+
+    plain = dict(free_bacon=course.free_bacon, is_swap=course.is_swap)
+    values = exact.evaluate(rules, table_a, table_b)
+    assert values.first == pytest.approx(
+        plain_win_chance(strategy(table_a), strategy(table_b), **plain), abs=1e-12
+    )
+    assert values.second == pytest.approx(
+        1 - plain_win_chance(strategy(table_b), strategy(table_a), **plain), abs=1e-12
+    )
+
+
+def test_narration_follows_the_model():
+    rules = get_rules("hog-su19")
+    rng = random.Random(3)
+    for _ in range(300):
+        state, choice = rng.randrange(rules.model.n_states), rng.randrange(11)
+        step = rules.play_step(state, choice, random.Random(rng.random()))
+        value = 0 if choice == 0 else course.pig_out(step.dice)
+        assert step.code == rules.model.resolve(rules.model.params, state, choice, value)
