@@ -498,38 +498,38 @@ def test_a_missing_tournament_source_is_named(tmp_path, monkeypatch):
 
 
 def test_killing_hogbench_kills_its_workers(tmp_path):
-    """kill -9 of a tournament leaves no joblib worker running on."""
-    # live strategies played by Monte Carlo keep the workers busy for a while
-    for k in range(3):
-        write(
-            tmp_path / f"dice{k}.py",
-            "import random\n\ndef final_strategy(score, opponent_score):\n"
-            f"    return random.randint({k + 3}, 6)\n",
-        )
-    toml = write(
-        tmp_path / "t.toml",
-        'games = 400000\nseed = 5\nallow_live = true\nentrants = ["dice*.py", "always_roll:5"]\n',
+    """kill -9 of hogbench leaves no joblib worker running on: a worker that has played a
+    batch (``play_batch`` and ``play_block`` call ``die_with_parent`` first) dies with it."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, time\n"
+        "from joblib import Parallel, delayed\n"
+        "from hogbench.processes import die_with_parent\n"
+        "def work(_):\n"
+        "    die_with_parent()\n"
+        "    print(os.getpid(), flush=True)\n"
+        "    time.sleep(600)\n"
+        "Parallel(n_jobs=2)(delayed(work)(k) for k in range(2))\n"
     )
-    run = hogbench("tournament", str(toml), "-j", "2", "--store", str(tmp_path / "s.sqlite"))
-    deadline = time.monotonic() + 120
-    workers: list[int] = []
-    while len(workers) < 2:
-        assert time.monotonic() < deadline and run.poll() is None, run.stderr.read()
-        time.sleep(0.2)
-        try:
-            children = Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
-            workers = [
-                int(c) for c in children if b"python" in Path(f"/proc/{c}/cmdline").read_bytes()
-            ]
-        except OSError:
-            workers = []
-    run.send_signal(signal.SIGKILL)
-    run.wait()
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    workers = [int(parent.stdout.readline()) for _ in range(2)]
+    assert all(Path(f"/proc/{w}").exists() for w in workers)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
     deadline = time.monotonic() + 10
     while True:
-        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
-        running = [w for w in alive if Path(f"/proc/{w}/stat").read_text().split()[2] != "Z"]
+        running = [w for w in workers if _running(w)]
         if not running:
             break
         assert time.monotonic() < deadline, f"joblib workers {running} outlived hogbench"
         time.sleep(0.1)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -187,6 +187,7 @@ class SwapTerm(RuleSet):
     """A term of Pig Out, Free Bacon and a Swine Swap checked after every turn."""
 
     strategy_args = ("score", "opponent_score")
+    requires_deterministic = True
     baseline = "always_roll:4"
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)

@@ -1,0 +1,58 @@
+"""Every hogbench command the README shows runs, as shown, and exits as it should.
+
+The commands run in a copy of the bundled strategies and tournaments, so the files they write
+(reports, exported strategies, plots) land in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+#: Commands inside the README's code blocks; comments after them are cut.
+COMMANDS = [
+    re.split(r"\s+#", line)[0].strip()
+    for block in re.findall(r"```[a-z]*\n(.*?)```", README, flags=re.S)
+    for line in block.splitlines()
+    if line.startswith("hogbench ")
+]
+#: Exit codes a command may end with (check exits 1 for an invalid file, as documented).
+EXPECTED_EXIT = {"hogbench check strategies/hog_su21/random_roller.py --rules hog-contest": 1}
+
+
+def test_the_readme_shows_commands():
+    assert len(COMMANDS) >= 15 and any("tournament tournaments/demo.toml" in c for c in COMMANDS)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("readme")
+    for name in ("strategies", "tournaments"):
+        shutil.copytree(ROOT / name, folder / name)
+    return folder
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_command_runs(command, workdir):
+    args = shlex.split(command)[1:]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "hogbench", *args],
+        cwd=workdir,
+        env=env,
+        input="y\n" + "4\nr\nh\n" * 60,  # for play: go first, then moves (EOF ends a game)
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == EXPECTED_EXIT.get(command, 0), done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
