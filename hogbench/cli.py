@@ -806,6 +806,12 @@ def tournament(
         float | None,
         typer.Option("--time-limit", help="Seconds a submission may take to answer all states."),
     ] = None,
+    pair_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--pair-seconds", help="Seconds a Monte Carlo pair may play; then it is undecided."
+        ),
+    ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
@@ -835,6 +841,7 @@ def tournament(
         time_limit=time_limit,
         allow_imports=list(door["allow_imports"]) or None,
         allow_live=allow_live or None,
+        pair_seconds=pair_seconds,
         no_sandbox=no_sandbox or None,
         require_sandbox=require_sandbox or None,
     )

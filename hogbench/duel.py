@@ -254,10 +254,13 @@ def play_mc(
     until_decided: float | None = None,
     sprt: stats.Sprt | None = None,
     on_look: Callable[[stats.PairedEstimate], None] | None = None,
+    seconds: float | None = None,
 ) -> tuple[np.ndarray, str | None, str | None]:
     """Monte Carlo game pairs of A against B: GAMES of them, or with UNTIL_DECIDED (a threshold)
-    or SPRT, blocks until decided with GAMES as the cap. Returns the joint pair counts, the
-    decision (until decided) and the SPRT's verdict ('H0', 'H1' or None at the cap)."""
+    or SPRT, blocks until decided with GAMES as the cap, and SECONDS (if given) as a cap on
+    time: no block starts after it. Returns the joint pair counts, the decision (until decided)
+    and the SPRT's verdict ('H0', 'H1' or None at a cap)."""
+    started = time.perf_counter()
     if until_decided is None and sprt is None:
         return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
     plan = decision_plan(games) if sprt is None else sprt_plan(games)
@@ -281,6 +284,8 @@ def play_mc(
             decision = stats.decision(estimate, until_decided, z)
             if decision != stats.UNDECIDED:
                 break
+        if seconds is not None and time.perf_counter() - started > seconds:
+            break  # out of time: undecided, with what it has
     return joint, decision, verdict
 
 

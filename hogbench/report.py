@@ -517,7 +517,8 @@ const columns = [
   ["entrant", "name", false, (s) => s.name],
   ["points", "points", true, (s) => s.points],
   ["win rate", "win_rate", true, (s) => pct(s.win_rate)],
-  ["rating", "rating", true, (s) => (s.rating === null ? "\\u2014" : s.rating.toFixed(0))],
+  ["rating", "rating", true, (s) => (s.rating === null ? "\\u2014" : s.rating.toFixed(0) +
+    (s.rating_error ? " \\u00b1 " + s.rating_error.toFixed(0) : ""))],
   ["pairs", "exact_pairs", false,
    (s) => [s.exact_pairs ? s.exact_pairs + " exact" : "", s.mc_pairs ? s.mc_pairs + " MC" : ""]
      .filter(Boolean).join(", ")],

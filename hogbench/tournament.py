@@ -71,6 +71,7 @@ TOML_KEYS = {
     "score_undecided": "whether a Monte Carlo pair undecided at its cap scores by its estimate",
     "allow_imports": "list of modules submissions may import beyond the standard library",
     "allow_live": "whether strategies that are not deterministic play (by Monte Carlo)",
+    "pair_seconds": "seconds a Monte Carlo pair may play before it stops, undecided",
     "time_limit": (
         "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)"
     ),
@@ -99,6 +100,9 @@ class Tournament:
     allow_live: bool = False
     no_sandbox: bool = False  # the user knowingly runs submissions without bwrap
     require_sandbox: bool = False
+    #: Seconds a Monte Carlo pair may play before it stops, undecided if it is not yet decided
+    #: (None: the games cap alone). A time cap makes results depend on the machine's speed.
+    pair_seconds: float | None = None
 
 
 # -- sources -----------------------------------------------------------------------------------
@@ -185,6 +189,9 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
     score_undecided = get("score_undecided", bool, True)
     allow_imports = get("allow_imports", list, [])
     allow_live = get("allow_live", bool, False)
+    pair_seconds = get("pair_seconds", (float, int), None)
+    if pair_seconds is not None and pair_seconds <= 0:
+        raise fail("pair_seconds", f"must be positive, got {pair_seconds}")
     if not all(isinstance(m, str) and m.isidentifier() for m in allow_imports):
         raise fail("allow_imports", f"expected module names, got {allow_imports!r}")
     if mode not in MODES:
@@ -226,6 +233,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
         score_undecided=score_undecided,
         allow_imports=tuple(allow_imports),
         allow_live=allow_live,
+        pair_seconds=None if pair_seconds is None else float(pair_seconds),
         no_sandbox=bool(settings.get("no_sandbox", False)),
         require_sandbox=bool(settings.get("require_sandbox", False)),
     )
@@ -410,6 +418,7 @@ def play_batch(
     players: dict[str, simulate.Player],
     keys: list[PairKey],
     threshold: float = DEFAULT_THRESHOLD,
+    pair_seconds: float | None = None,
 ) -> list[PairResult | PairFailure]:
     """Play a batch of pairs (in a worker): exact.evaluate for tables; otherwise Monte Carlo
     game pairs until the paired interval excludes THRESHOLD, with the key's games as the cap."""
@@ -433,6 +442,7 @@ def play_batch(
                 key.games,
                 pair_seed(key),
                 until_decided=threshold,
+                seconds=pair_seconds,
             )
         except StrategyError as exc:
             results.append(PairFailure(key, str(exc), True, exc.where))
@@ -591,6 +601,7 @@ def play_pairs(
     batch_size: int | None = None,
     progress: Progress | None = None,
     threshold: float = DEFAULT_THRESHOLD,
+    pair_seconds: float | None = None,
 ) -> Played:
     """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store. Monte
     Carlo pairs play until decided against THRESHOLD, GAMES being each pair's cap."""
@@ -616,7 +627,7 @@ def play_pairs(
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
         players = {name: player(_portable(by_key[name]), rules) for name in needed}
-        tasks.append((rules, players, batch, threshold))
+        tasks.append((rules, players, batch, threshold, pair_seconds))
     failed: dict[PairKey, PairFailure] = {}
     start = time.perf_counter()
     if progress is not None and missing:
@@ -722,6 +733,7 @@ def run(
             batch_size,
             progress,
             t.threshold,
+            t.pair_seconds,
         )
     failures = []
     for (i, j), failure in sorted(played.failures.items()):

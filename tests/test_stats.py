@@ -221,3 +221,11 @@ def test_a_gauntlet_never_plays_a_strategy_against_itself(tmp_path, files):
     _, rows = tm.gauntlet(rules, str(me), [str(tmp_path / "*.py")])
     assert [r.opponent.spec for r in rows] == [str(tmp_path / "other.py")]
     assert rows[0].decision in (stats.ABOVE, stats.BELOW)  # exact pairs are always decided
+
+
+def test_a_pair_out_of_time_stops_undecided():
+    rules, a, b = players("4 vs 6")
+    joint, decision, _ = duel_module.play_mc(
+        rules, a, b, 10_000_000, seed=1, until_decided=0.500001, seconds=0.0
+    )
+    assert decision == stats.UNDECIDED and joint.sum() == duel_module.FIRST_LOOK_PAIRS
