@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -229,3 +230,29 @@ def test_a_pair_out_of_time_stops_undecided():
         rules, a, b, 10_000_000, seed=1, until_decided=0.500001, seconds=0.0
     )
     assert decision == stats.UNDECIDED and joint.sum() == duel_module.FIRST_LOOK_PAIRS
+
+
+def test_the_demo_class_by_monte_carlo_never_contradicts_its_exact_results(tmp_path):
+    """The demo tournament's own entrants (to 40, so it is quick), every pair played until
+    decided: no decided pair is on the wrong side of its exact value."""
+    from hogbench import tournament as tm
+
+    demo = str(Path(__file__).parent.parent / "tournaments" / "demo.toml")
+
+    def run(mode):
+        t = tm.load_source([demo], goal=GOAL, mode=mode, games=20_000, allow_live=False)
+        t.store, t.out = tmp_path / f"{mode}.sqlite", None
+        return tm.run(t)
+
+    mc, exact = run("mc"), run("exact")
+    assert [s.name for s in mc.active] == [s.name for s in exact.active]
+    assert len(mc.active) >= 15
+    z = duel_module.decision_z(20_000)
+    decided = 0
+    for (i, j), r in mc.results.items():
+        truth_ij = exact.results[i, j].win_rate
+        verdict = r.decision(0.500001, z)
+        if verdict != stats.UNDECIDED:
+            decided += 1
+            assert verdict == (stats.ABOVE if truth_ij > 0.500001 else stats.BELOW), (i, j)
+    assert decided >= len(mc.results) * 0.8
