@@ -13,7 +13,9 @@ bench/exact.py's references). The reference computes one seating; ``exact.evalua
 first-seat value of each pair is checked against the reference to 1e-12, and always_roll:4 vs
 always_roll:6 against the staff engine's figures to 1e-9.
 
-    python bench/bacon2.py [--repeat 25] [--reference-repeat 5] [--seed 2019] [--no-pin]
+    PYTHONPATH=. python bench/bacon2.py [--repeat 25] [--reference-repeat 5] [--seed 2019]
+
+(from the repository root, so that this repository's hogbench is the one imported).
 """
 
 from __future__ import annotations

@@ -58,3 +58,9 @@ def test_narration_follows_the_model():
         step = rules.play_step(state, choice, random.Random(rng.random()))
         value = 0 if choice == 0 else course.pig_out(step.dice)
         assert step.code == rules.model.resolve(rules.model.params, state, choice, value)
+
+
+@pytest.mark.parametrize("game", load("hog-sp20")["short_games"], ids=lambda g: str(g[0]))
+def test_more_course_seeded_games(game):
+    turns = replay_game(course.play, [*game[:4], None], feral_hogs=game[4])
+    assert [[who, n, e0, e1] for who, n, _, e0, e1 in turns] == game[5]

@@ -14,9 +14,12 @@ its ``play(..., feral_hogs=True)``; also laevatin/CS61A-fa19, yuzhoumo/cs61a-fa2
   opponent's score times its ones digit, the scores are swapped (also when the current player
   has reached the goal: the course's ``play`` checks after every turn).
 
-The staff contest engine's figures decide the readings: always_roll(4) against always_roll(6)
+The staff contest engine's figures confirm two readings: always_roll(4) against always_roll(6)
 wins 0.4610395535 moving first and 0.4313770522 moving second (0.4462083029 averaged), which
-this rule set reproduces to 1e-12 only with all of the readings above. Feral Hogs is switched
+this rule set reproduces to 1e-12; without a swap at the goal it would be 0.4577/0.4258, and with
+the tens digit as the "first digit" of 100..109 0.4612/0.4310. The Feral Hogs readings (0 before
+a player's first turn; a 0-dice turn counts as 0 dice) follow the course's ``play``, which
+records the number of dice of every turn; rolling 4 or 6 never tests them. Feral Hogs is switched
 off with the option ``feral_hogs`` (the course's ``play(..., feral_hogs=False)``).
 
 Hidden state: each player's previous number of dice, 0..10 (11 values each). No smaller state

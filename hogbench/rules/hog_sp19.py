@@ -13,8 +13,9 @@ Rules (the course's text, as copied in gretasharoyan/hog ``README.md``; skeleton
   does count, so 20 and 30 are a swap.
 
 Readings: the course's ``play`` checks ``is_swap`` after every turn, so a swap also happens when
-the mover has reached the goal (the ok test "Player 1 win": 87-88 becomes 99-100). Free Bacon
-uses tens = (score // 10) % 10 (the opponent's score is below the goal when it is asked).
+the mover has reached the goal (the ok test "Free bacon refers to correct opponent score": from
+11-98, Player 1 reaches 100 against 30, they swap, and Player 0 wins 100-30). Free Bacon uses
+tens = (score // 10) % 10 (the opponent's score is below the goal when it is asked).
 
 The first half of this module is the course's own code (the readable reference); the second
 half builds the engines' model from the same functions. hog-su19 reuses the second half.

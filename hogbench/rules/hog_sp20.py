@@ -137,6 +137,7 @@ class HogSp20(HogSu20):
         ("Feral Hogs", "+3 when |dice rolled - your previous turn's points| is 2 (option)"),
         ("Swine Swap", "swap when 3^(sum of the scores) starts and ends with the same digit"),
     )
+    hidden_text = "each player's points on their previous turn (Feral Hogs)"
 
     def build_model(self) -> GameModel:
         # hog-su20's model reads Free Bacon and Swine Swap from tables in its params; the
