@@ -812,6 +812,14 @@ def tournament(
             "--pair-seconds", help="Seconds a Monte Carlo pair may play; then it is undecided."
         ),
     ] = None,
+    live_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--live-budget",
+            help="Seconds a pair with a live strategy may take (default 120); then it is"
+            " disqualified.",
+        ),
+    ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
@@ -842,6 +850,7 @@ def tournament(
         allow_imports=list(door["allow_imports"]) or None,
         allow_live=allow_live or None,
         pair_seconds=pair_seconds,
+        live_budget=live_budget,
         no_sandbox=no_sandbox or None,
         require_sandbox=require_sandbox or None,
     )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hogbench import simulate, stats
-from hogbench.errors import HogbenchError, UsageError
+from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import Entrant
 from hogbench.rules.base import RuleSet
 
@@ -255,11 +255,14 @@ def play_mc(
     sprt: stats.Sprt | None = None,
     on_look: Callable[[stats.PairedEstimate], None] | None = None,
     seconds: float | None = None,
+    live_budget: float | None = None,
 ) -> tuple[np.ndarray, str | None, str | None]:
     """Monte Carlo game pairs of A against B: GAMES of them, or with UNTIL_DECIDED (a threshold)
     or SPRT, blocks until decided with GAMES as the cap, and SECONDS (if given) as a cap on
-    time: no block starts after it. Returns the joint pair counts, the decision (until decided)
-    and the SPRT's verdict ('H0', 'H1' or None at a cap)."""
+    time: no block starts after it. LIVE_BUDGET (seconds) is what a pair with a live strategy
+    may take in all, checked after each block: past it, StrategyError, so that a tournament
+    disqualifies the live strategy with the reason. Returns the joint pair counts, the decision
+    (until decided) and the SPRT's verdict ('H0', 'H1' or None at a cap)."""
     started = time.perf_counter()
     if until_decided is None and sprt is None:
         return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
@@ -273,6 +276,13 @@ def play_mc(
             rules, a, b, 2 * (total - done), block_seed(seed, look), jobs, progress
         )
         done = total
+        elapsed = time.perf_counter() - started
+        if live_budget is not None and "live" in (a[0], b[0]) and elapsed > live_budget:
+            raise StrategyError(
+                "played live",
+                f"took more than its budget of {live_budget:g} s for one pair"
+                f" ({elapsed:.1f} s for {int(joint.sum()):,} game pairs)",
+            )
         estimate = stats.PairedEstimate.from_joint(joint)
         if on_look is not None:
             on_look(estimate)
@@ -284,7 +294,7 @@ def play_mc(
             decision = stats.decision(estimate, until_decided, z)
             if decision != stats.UNDECIDED:
                 break
-        if seconds is not None and time.perf_counter() - started > seconds:
+        if seconds is not None and elapsed > seconds:
             break  # out of time: undecided, with what it has
     return joint, decision, verdict
 

@@ -49,6 +49,7 @@ except ModuleNotFoundError:  # Python 3.10
 MODES = ("exact", "mc")
 BACKENDS = ("local", "dask", "ray")
 DEFAULT_GAMES = 10_000
+DEFAULT_LIVE_BUDGET = 120.0
 #: Most pairs in one joblib task: enough to make the task overhead small against the engine's
 #: time per pair, few enough that the progress bar moves and the work spreads over workers.
 MAX_BATCH = 256
@@ -72,6 +73,7 @@ TOML_KEYS = {
     "allow_imports": "list of modules submissions may import beyond the standard library",
     "allow_live": "whether strategies that are not deterministic play (by Monte Carlo)",
     "pair_seconds": "seconds a Monte Carlo pair may play before it stops, undecided",
+    "live_budget": "seconds a pair with a live strategy may take before that one is disqualified",
     "time_limit": (
         "seconds a submission may take to answer every state (default: 10; Pig 20, Big Pig 45)"
     ),
@@ -103,6 +105,8 @@ class Tournament:
     #: Seconds a Monte Carlo pair may play before it stops, undecided if it is not yet decided
     #: (None: the games cap alone). A time cap makes results depend on the machine's speed.
     pair_seconds: float | None = None
+    #: Seconds a pair with a live strategy may take in all; past it the live one is disqualified
+    live_budget: float = DEFAULT_LIVE_BUDGET
 
 
 # -- sources -----------------------------------------------------------------------------------
@@ -190,6 +194,9 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
     allow_imports = get("allow_imports", list, [])
     allow_live = get("allow_live", bool, False)
     pair_seconds = get("pair_seconds", (float, int), None)
+    live_budget = get("live_budget", (float, int), DEFAULT_LIVE_BUDGET)
+    if live_budget <= 0:
+        raise fail("live_budget", f"must be positive, got {live_budget}")
     if pair_seconds is not None and pair_seconds <= 0:
         raise fail("pair_seconds", f"must be positive, got {pair_seconds}")
     if not all(isinstance(m, str) and m.isidentifier() for m in allow_imports):
@@ -234,6 +241,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
         allow_imports=tuple(allow_imports),
         allow_live=allow_live,
         pair_seconds=None if pair_seconds is None else float(pair_seconds),
+        live_budget=float(live_budget),
         no_sandbox=bool(settings.get("no_sandbox", False)),
         require_sandbox=bool(settings.get("require_sandbox", False)),
     )
@@ -419,6 +427,7 @@ def play_batch(
     keys: list[PairKey],
     threshold: float = DEFAULT_THRESHOLD,
     pair_seconds: float | None = None,
+    live_budget: float | None = None,
 ) -> list[PairResult | PairFailure]:
     """Play a batch of pairs (in a worker): exact.evaluate for tables; otherwise Monte Carlo
     game pairs until the paired interval excludes THRESHOLD, with the key's games as the cap."""
@@ -443,6 +452,7 @@ def play_batch(
                 pair_seed(key),
                 until_decided=threshold,
                 seconds=pair_seconds,
+                live_budget=live_budget,
             )
         except StrategyError as exc:
             results.append(PairFailure(key, str(exc), True, exc.where))
@@ -602,6 +612,7 @@ def play_pairs(
     progress: Progress | None = None,
     threshold: float = DEFAULT_THRESHOLD,
     pair_seconds: float | None = None,
+    live_budget: float | None = None,
 ) -> Played:
     """Play the WANTED pairs (indices into ENTRANTS), reusing and filling the store. Monte
     Carlo pairs play until decided against THRESHOLD, GAMES being each pair's cap."""
@@ -627,7 +638,7 @@ def play_pairs(
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
         players = {name: player(_portable(by_key[name]), rules) for name in needed}
-        tasks.append((rules, players, batch, threshold, pair_seconds))
+        tasks.append((rules, players, batch, threshold, pair_seconds, live_budget))
     failed: dict[PairKey, PairFailure] = {}
     start = time.perf_counter()
     if progress is not None and missing:
@@ -734,6 +745,7 @@ def run(
             progress,
             t.threshold,
             t.pair_seconds,
+            t.live_budget,
         )
     failures = []
     for (i, j), failure in sorted(played.failures.items()):

@@ -533,3 +533,17 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_live_strategy_over_its_budget_is_disqualified_with_the_reason(tmp_path):
+    slow = write(
+        tmp_path / "slow.py",
+        "import random, time\n\ndef final_strategy(score, opponent_score):\n"
+        "    time.sleep(0.0005)\n    return random.randint(3, 6)\n",
+    )
+    t = small([str(slow), "always_roll:5", "always_roll:6"], tmp_path, games=20_000, seed=1)
+    t.allow_live, t.live_budget = True, 0.2
+    result = tm.run(t)
+    (banned,) = result.disqualified
+    assert banned.spec == str(slow) and "budget of 0.2 s for one pair" in banned.disqualified
+    assert len(result.active) == 2 and len(result.results) == 2
