@@ -42,15 +42,8 @@ def sees_whole_state(rules: RuleSet) -> bool:
 
 
 def hidden_state_text(rules: RuleSet) -> str:
-    """What the state holds that a strategy does not see, in words."""
-    name = rules.name
-    if name == "hog-su20":
-        return "each player's points on their previous turn (Feral Hogs)"
-    if name == "hog-contest":
-        return "whether each player has used their Pork Chop"
-    if name == "big-pig":
-        return "whether the player moved first or second in the round"
-    return "more than the strategy's arguments"
+    """What the state holds that a strategy does not see, in words (the rule set says)."""
+    return rules.hidden_state
 
 
 @dataclass(frozen=True)

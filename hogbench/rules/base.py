@@ -334,6 +334,8 @@ class RuleSet:
     #: The contest disqualifies strategies that are not pure functions of what they see (Hog's
     #: contest rules); tournaments then do too, unless told to play them live.
     requires_deterministic: ClassVar[bool] = False
+    #: what the game's state holds that a strategy does not see (``solve`` explains it)
+    hidden_state: ClassVar[str] = "more than the strategy's arguments"
 
     def __init__(self, goal: int | None = None, **options: Any) -> None:
         self.goal = self.default_goal if goal is None else int(goal)

@@ -248,6 +248,7 @@ def _resolve(params, state, choice, value):
 
 class BigPig(RuleSet):
     name = "big-pig"
+    hidden_state = "whether the player moved first or second in the round"
     title = "Big Pig (two dice, in rounds)"
     strategy_args = ("score", "opponent_score", "turn_total")
     options_help = {

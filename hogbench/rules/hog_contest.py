@@ -356,6 +356,7 @@ def _resolve(params, state, choice, value):
 
 class HogContest(RuleSet):
     name = "hog-contest"
+    hidden_state = "whether each player has used their Pork Chop"
     title = "Hog contest, CS 61A (with Pork Chop)"
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True

@@ -347,6 +347,7 @@ def _q_keys(params, states, choices, lo, hi, out):
 
 class HogSu20(RuleSet):
     name = "hog-su20"
+    hidden_state = "each player's points on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Summer 2020"
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True
