@@ -1,4 +1,5 @@
-"""Every registered rule set, through one shared test: watch, play and the narrated turn.
+"""Every registered rule set, through one shared test: watch, play, the narrated turn, and the
+solve -> export -> check -> duel round trip (exact against Monte Carlo).
 
 A new rule set gets these tests by being registered. The narrated turn (``play_step``, what
 ``watch`` and ``play`` show) must be a transition of the very model the engines evaluate.
@@ -75,3 +76,29 @@ def test_the_narrated_turn_is_a_transition_of_the_model(name):
         step = rules.play_step(state, choice, random.Random(rng.random()))
         assert step.code in possible, (name, rules.describe_state(state), choice, step)
         assert all(isinstance(d, int) for d in step.dice)
+
+
+@pytest.mark.parametrize("name", names())
+def test_solve_export_check_and_duel_round_trip(name, tmp_path):
+    """The strategy `solve --export` writes loads, passes `check`, and plays the baseline at
+    exactly the win rate `solve` reported; Monte Carlo of the same pair lands within 4 standard
+    errors of that exact value (fixed seed)."""
+    path = tmp_path / "solved.py"
+    common = ["--rules", name, "--goal", str(GOAL)]
+    solved = runner.invoke(app, ["solve", *common, "--export", str(path), "--json"])
+    assert solved.exit_code == 0, solved.output
+    reported = json.loads(solved.stdout)["strategy_vs_baseline"]
+    baseline = get_rules(name, GOAL).baseline
+
+    checked = runner.invoke(app, ["check", str(path), *common, "--json"])
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["valid"], checked.output
+
+    duel = ["duel", str(path), baseline, *common, "--json"]
+    exact = json.loads(runner.invoke(app, [*duel, "--exact"]).stdout)
+    assert exact["exact"] and exact["win_rate"] == pytest.approx(reported["average"], abs=1e-9)
+    assert exact["first"]["win_rate"] == pytest.approx(reported["first"], abs=1e-9)
+
+    mc = json.loads(runner.invoke(app, [*duel, "-n", "20000", "--seed", "3"]).stdout)
+    error = mc["paired"]["standard_error"]
+    assert 0 < error < 0.01
+    assert abs(mc["win_rate"] - exact["win_rate"]) <= 4 * error, (mc["win_rate"], exact)
