@@ -17,6 +17,7 @@ folder named like a file or a link out of the folder becomes an entry that carri
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 import stat
@@ -57,7 +58,7 @@ class Entry:
     path: Path | None = None  # the strategy file (None: a built-in)
     share: Path | None = None  # the file alone, or the student's folder
     function: str | None = None  # a function asked for with path.py:NAME
-    name: str | None = None  # the student's folder name, for per-student layouts
+    name: str | None = None  # a readable name: the student's folder, or folder/file.py
     problem: str | None = None
 
 
@@ -111,7 +112,10 @@ def folder_entries(folder: Path) -> list[Entry]:
         if is_helper(entry.name):
             continue
         if entry.name.endswith(".py"):
-            entries.append(_file_entry(path, folder, None))
+            found = _file_entry(path, folder, None)
+            if os.path.isabs(found.spec):  # a folder outside the working directory: a short name
+                found = dataclasses.replace(found, name=f"{folder.name}/{entry.name}")
+            entries.append(found)
         elif entry.is_dir(follow_symlinks=False):
             student = _student(path)
             if student.problem != NO_FILE:  # a folder of something else (images, notes)
