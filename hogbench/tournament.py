@@ -33,8 +33,9 @@ from joblib import Parallel, delayed, parallel_config
 from hogbench import exact, sandbox, simulate
 from hogbench.discovery import Entry, discover
 from hogbench.duel import decision_z, play_mc, player
+from hogbench.entrants import Entrant, Spec
 from hogbench.errors import HogbenchError, StrategyError, UsageError
-from hogbench.loading import Entrant, Spec, load_entrant
+from hogbench.loading import load_entrant
 from hogbench.processes import die_with_parent
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
