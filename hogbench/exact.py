@@ -1141,19 +1141,6 @@ def observation_values(
     )  # fmt: skip
 
 
-def model_q(model: GameModel, v_me: np.ndarray, v_other: np.ndarray) -> np.ndarray:
-    """Q[x, i] for every state and every legal choice (small models only)."""
-    e = engine(model)
-    q = np.zeros((model.n_states, len(model.choices)))
-    for i, c in enumerate(model.choices):
-        q[:, i] = _choice_values(
-            e.rules, e.rows, model.order, np.zeros(model.n_states, dtype=np.int64),
-            np.full(1, c, dtype=np.int64), np.zeros(0), _pair(v_me, v_other), 0,
-            _memo(e.n_keys),
-        )[:, 0]  # fmt: skip
-    return q
-
-
 # ---------------------------------------------------------------------------------------------
 # The course's experiments, exactly
 # ---------------------------------------------------------------------------------------------
