@@ -48,7 +48,8 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 MODES = ("exact", "mc")
-BACKENDS = ("local", "dask", "ray")
+#: Where pairs are played: this machine (joblib), or a Dask cluster (the way out of one machine).
+BACKENDS = ("local", "dask")
 DEFAULT_GAMES = 10_000
 DEFAULT_LIVE_BUDGET = 120.0
 #: Most pairs in one joblib task: enough to make the task overhead small against the engine's
@@ -536,7 +537,7 @@ def _dispatch(
 
 
 class _cluster:
-    """Connect to (or start) a Dask or Ray cluster for joblib's backend of that name."""
+    """Connect to (or start) a Dask cluster for joblib's dask backend."""
 
     def __init__(self, backend: str, scheduler: str | None, jobs: int) -> None:
         self.backend, self.scheduler, self.jobs = backend, scheduler, jobs
@@ -559,24 +560,12 @@ class _cluster:
                 raise HogbenchError(
                     f"cannot reach the Dask scheduler at {self.scheduler}: {exc}"
                 ) from None
-        elif self.backend == "ray":
-            try:
-                import ray
-                from ray.util.joblib import register_ray
-            except ImportError:
-                raise UsageError("--backend ray needs Ray: pip install 'hogbench[ray]'") from None
-            register_ray()
-            ray.init(address=self.scheduler or None, ignore_reinit_error=True)
-            self.client = ray
         else:
             raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend}")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.backend == "dask":
-            self.client.close()
-        else:
-            self.client.shutdown()
+        self.client.close()
 
 
 def _portable(entrant: Entrant) -> Entrant:
