@@ -55,3 +55,19 @@ def test_the_sandbox_is_below_the_door():
     edges = graph()
     assert {"sandbox", "verdicts"} <= edges["loading"]
     assert not {"loading", "verdicts", "check", "tournament", "cli"} & edges["sandbox"]
+
+
+def test_compiled_code_leaves_module_names_alone():
+    """jit registers its wrapper with numba's typing instead of rewriting module namespaces:
+    after the engines have compiled a rule set, its module still names its own functions."""
+    import numpy as np
+
+    from hogbench import exact, jit
+    from hogbench.rules import get_rules
+    from hogbench.rules import hog_su21 as su21
+
+    rules = get_rules("hog-su21", 30)
+    table = np.full(30 * 30, 4)
+    assert 0 < exact.evaluate(rules, table, np.full(30 * 30, 6)).first < 1
+    assert isinstance(su21.piggy_points, jit.Compiled)
+    assert su21.piggy_points(39) == su21.piggy_points.func(39)
