@@ -436,16 +436,12 @@ def play_batch(
     die_with_parent()
     rules = _resident(rules)
     players = {name: _writable(p) for name, p in players.items()}
-    results: list[PairResult | PairFailure] = []
+    results = _play_exact(rules, players, [k for k in keys if k.mode == "exact"])
     for key in keys:
+        if key.mode == "exact":
+            continue
         start = time.perf_counter()
         try:
-            if key.mode == "exact":
-                values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
-                results.append(
-                    PairResult(key, values.first, values.second, None, time.perf_counter() - start)
-                )
-                continue
             joint, _, _ = play_mc(
                 rules,
                 players[key.a],
@@ -468,6 +464,41 @@ def play_batch(
         seconds = time.perf_counter() - start
         results.append(PairResult(key, first, second, flat, seconds))
     return results
+
+
+def _play_exact(
+    rules: RuleSet, players: dict[str, simulate.Player], keys: list[PairKey]
+) -> list[PairResult | PairFailure]:
+    """Exact pairs, an entrant's pairs together: one pass of the engine serves one entrant
+    against all its opponents in the batch (``exact.evaluate_many``)."""
+    by_a: dict[str, list[PairKey]] = {}
+    for key in keys:
+        by_a.setdefault(key.a, []).append(key)
+    results: list[PairResult | PairFailure] = []
+    for a, group in by_a.items():
+        start = time.perf_counter()
+        try:
+            values = exact.evaluate_many(rules, players[a][1], [players[k.b][1] for k in group])
+        except HogbenchError:  # one pair that cannot be evaluated fails alone
+            results += [_play_exact_pair(rules, players, key) for key in group]
+            continue
+        seconds = (time.perf_counter() - start) / len(group)
+        results += [
+            PairResult(key, v.first, v.second, None, seconds)
+            for key, v in zip(group, values, strict=True)
+        ]
+    return results
+
+
+def _play_exact_pair(
+    rules: RuleSet, players: dict[str, simulate.Player], key: PairKey
+) -> PairResult | PairFailure:
+    start = time.perf_counter()
+    try:
+        values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
+    except HogbenchError as exc:
+        return PairFailure(key, str(exc), False)
+    return PairResult(key, values.first, values.second, None, time.perf_counter() - start)
 
 
 def _writable(p: simulate.Player) -> simulate.Player:
