@@ -5,9 +5,11 @@ More Boar or not, more dice when far behind), written as .py files in a temporar
 loaded through the sandbox with an empty table cache, so making the tables is part of the time.
 The script prints the time to load, the time to play every pair, pairs per second, and the
 engine's own time per pair (summed over pairs) beside the wall time per pair, which shows what
-the scheduling, batching and store cost on top of ``exact.evaluate``.
+the scheduling, batching and store cost on top of the engine; the peak memory of the whole
+process tree (sampled); and, in the same run, the time of a plain memoised recursion (the
+course's rules written out, from bench/exact.py) on a few of the same pairs, with the ratio.
 
-    python bench/tournament.py [--entrants 200] [--jobs 2]
+    python bench/tournament.py [--entrants 200] [--jobs 2] [--reference-pairs 3]
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+import psutil
 from rich.console import Console
 
 TEMPLATE = '''"""Generated entrant {k}: {style} cutoff strategy."""
@@ -72,6 +78,48 @@ def write_entrants(folder: Path, n: int, seed: int) -> list[str]:
     return paths
 
 
+class PeakMemory:
+    """The largest resident size of this process and its children together, sampled."""
+
+    def __init__(self, every: float = 0.2) -> None:
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every: float) -> None:
+        me = psutil.Process()
+        while not self._stop.wait(every):
+            total = 0
+            for proc in [me, *me.children(recursive=True)]:
+                try:
+                    total += proc.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak = max(self.peak, total)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def reference_seconds(tables: list, pairs: int) -> float:
+    """Median seconds of the plain recursion for one pair (both seatings), hog-su21."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from exact import dice_table, reference_su21
+
+    dice = dice_table("hog-su21")
+    times = []
+    for k in range(pairs):
+        a, b = tables[2 * k].tolist(), tables[2 * k + 1].tolist()
+        start = time.perf_counter()
+        reference_su21(a, b, dice)
+        reference_su21(b, a, dice)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=200)
@@ -79,7 +127,9 @@ def main() -> None:
     parser.add_argument("--rules", default="hog-su21")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument("--reference-pairs", type=int, default=3)
     args = parser.parse_args()
+    memory = PeakMemory()
 
     with tempfile.TemporaryDirectory() as tmp:
         # An empty table cache: loading every file through the sandbox is part of the run.
@@ -100,6 +150,8 @@ def main() -> None:
         t = tm.Tournament("bench", rules, specs, store=Path(tmp) / "store.sqlite")
         result = tm.run(t, args.jobs, batch_size=args.batch_size, progress=progress, slots=slots)
         total = time.perf_counter() - start
+        tables = [s.entrant.table.choices for s in slots if s.entrant is not None]
+    peak = memory.stop()
     pairs = result.computed
     played = result.seconds
     engine = sum(r.seconds for (i, j), r in result.results.items() if i < j)
@@ -114,7 +166,15 @@ def main() -> None:
         f"per pair: engine {engine / max(unique, 1) * 1000:.2f} ms,"
         f" wall x jobs {played * args.jobs / max(pairs, 1) * 1000:.2f} ms"
     )
-    print(f"total: {total:.1f} s")
+    print(f"total: {total:.1f} s; peak memory of all processes: {peak / 2**20:,.0f} MB")
+    if args.rules == "hog-su21" and args.reference_pairs:
+        ref = reference_seconds(tables, args.reference_pairs)
+        ours = played * args.jobs / max(pairs, 1)
+        print(
+            f"plain memoised recursion: {ref * 1000:.0f} ms a pair (median of"
+            f" {args.reference_pairs}), one core; hogbench {ours * 1000:.2f} ms a pair-core:"
+            f" {ref / ours:,.0f}x"
+        )
 
 
 if __name__ == "__main__":
