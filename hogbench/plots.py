@@ -1,7 +1,9 @@
 """Pictures of decision tables and of where a strategy loses: terminal grids (Rich) and PNG
-heatmaps (matplotlib, Agg backend, so no display is needed).
+heatmaps (matplotlib, Agg backend, so no display is needed). matplotlib is an extra
+(``pip install 'hogbench[plots]'``): the terminal grids do without it.
 
-A decision table is shown as a 2-D grid: own score down, opponent score across. Tables with a
+A decision table is shown as a 2-D grid: own score down, opponent score across, score 0 at the
+top left in the terminal and in the PNG alike. Tables with a
 third argument are reduced to two dimensions first: a small flag (Greed's ``last``) is shown one
 value at a time, a count (Pig's turn total) as the boundary where the decision first changes,
 for Pig the turn total at which the strategy holds.
@@ -9,20 +11,39 @@ for Pig the turn total at which the strategy holds.
 
 from __future__ import annotations
 
+import math
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from hogbench.errors import UsageError
 from hogbench.rules.base import RuleSet
 
 # Choices are coloured along one colour scale by their order (more dice: further along), with
 # grey for choices below zero (Pork Chop).
 _NEGATIVE = "#9a9a9a"
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: A colour bar lists at most this many choices (Greed has 51: every fifth is labelled).
+MAX_BAR_LABELS = 12
+#: Titles are wrapped at this many characters, so a long one is not cut at the figure's edges.
+TITLE_WIDTH = 60
+#: What to install for PNG output.
+PLOTS_EXTRA = "pip install 'hogbench[plots]'"
+
+# matplotlib's "turbo" colour map as Google's published polynomial fit (Anton Mikhailov, 2019),
+# so that the terminal grid has the PNG's colours without matplotlib: (red, green, blue)
+# coefficients of 1, x, ..., x^5.
+_TURBO = (
+    (0.13572138, 4.61539260, -42.66032258, 132.13108234, -152.94239396, 59.28637943),
+    (0.09140261, 2.19418839, 4.84296658, -14.18503333, 4.27729857, 2.82956604),
+    (0.10667330, 12.64194608, -60.58204836, 110.36276771, -89.90310912, 27.34824973),
+)
 
 
 @dataclass(frozen=True)
@@ -75,13 +96,21 @@ def _symbol(choice: int) -> str:
     return _DIGITS[choice] if choice < len(_DIGITS) else "+"
 
 
-def _colour(rules: RuleSet, choice: int) -> str:
-    import matplotlib
+def turbo(x: float) -> str:
+    """The turbo colour at X in [0, 1] as #rrggbb (within a few levels of matplotlib's)."""
+    x = min(max(x, 0.0), 1.0)
+    powers = [x**k for k in range(6)]
+    levels = (
+        min(max(sum(c * p for c, p in zip(cs, powers, strict=True)), 0.0), 1.0) for cs in _TURBO
+    )
+    return "#" + "".join(f"{round(255 * v):02x}" for v in levels)
 
+
+def _colour(rules: RuleSet, choice: int) -> str:
     if choice < 0:
         return _NEGATIVE
     top = max(int(rules.model.choices[-1]), 1)
-    return matplotlib.colors.to_hex(matplotlib.colormaps["turbo"](0.08 + 0.84 * choice / top))
+    return turbo(0.08 + 0.84 * choice / top)
 
 
 def _text_colour(hex_colour: str) -> str:
@@ -95,10 +124,10 @@ def terminal_grid(rules: RuleSet, view: View, step: int = 1) -> Group:
     grid = view.grid[::step, ::step]
     rows, cols = grid.shape
     text = Text()
+    every = f", every {step}" if step > 1 else ""
     text.append(
-        f"{view.y_label} ↓  {view.x_label} →  (every {step})\n"
-        if step > 1
-        else f"{view.y_label} ↓  {view.x_label} →\n"
+        f"{view.y_label} ↓ (row labels)  {view.x_label} → (column labels: the tens digit, 3 = 30)"
+        f"{every}; 0 at the top left, as in the PNG\n"
     )
     header = "".join(
         str((j * step // 10) % 10) if (j * step) % 10 == 0 else " " for j in range(cols)
@@ -138,41 +167,94 @@ def _legend(rules: RuleSet, view: View):
     return legend
 
 
-def _pyplot():
-    import matplotlib
+def available() -> bool:
+    """Whether matplotlib is installed (the ``plots`` extra)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
+
+def require(option: str = "--png") -> None:
+    """Fail at once, in one line, when OPTION asks for a PNG and matplotlib is missing: before
+    the work, not after it."""
+    if not available():
+        raise UsageError(f"{option} needs matplotlib, which is not installed: {PLOTS_EXTRA}")
+
+
+def pyplot(option: str = "--png") -> Any:
+    """matplotlib.pyplot on the Agg backend, or a one-line UsageError saying how to get it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError(
+            f"{option} needs matplotlib, which is not installed: {PLOTS_EXTRA}"
+        ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt
 
 
+def wrapped(title: str, width: int = TITLE_WIDTH) -> str:
+    """TITLE on lines of at most WIDTH characters (a long title would run off the figure)."""
+    return "\n".join(textwrap.wrap(title, width)) or title
+
+
+def _bar_ticks(choices: list[int]) -> list[int]:
+    """At most MAX_BAR_LABELS of CHOICES, evenly spaced, the first and the last among them."""
+    if len(choices) <= MAX_BAR_LABELS:
+        return choices
+    step = math.ceil(len(choices) / (MAX_BAR_LABELS - 1))
+    ticks = choices[::step]
+    if ticks[-1] != choices[-1]:
+        if choices.index(choices[-1]) - choices.index(ticks[-1]) < step / 2:
+            ticks = ticks[:-1]
+        ticks.append(choices[-1])
+    return ticks
+
+
+def _scores_axes(ax: Any, x_label: str, y_label: str) -> None:
+    """Score 0 at the top left, as in the terminal grid: own score down, opponent score across
+    (its labels on top, where the grid has them)."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel(f"{x_label} →")
+    ax.set_ylabel(f"← {y_label}")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True))
+
+
 def decision_png(rules: RuleSet, view: View, path: str | Path, title: str) -> Path:
     """The view as a heatmap with a colour legend (number of dice, or the boundary's values)."""
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 6.5), dpi=120)
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 7), dpi=120)
     if view.kind == "choice":
         choices = [int(c) for c in rules.model.choices]
         cmap = ListedColormap([_colour(rules, c) for c in choices])
         bounds = np.arange(choices[0] - 0.5, choices[-1] + 1.5)
         image = ax.imshow(
             view.grid,
-            origin="lower",
+            origin="upper",
             cmap=cmap,
             norm=BoundaryNorm(bounds, cmap.N),
             interpolation="nearest",
         )
-        bar = fig.colorbar(image, ax=ax, ticks=choices, fraction=0.046, pad=0.04)
-        bar.ax.set_yticklabels([rules.describe_choice(c) for c in choices])
+        ticks = _bar_ticks(choices)
+        bar = fig.colorbar(image, ax=ax, ticks=ticks, fraction=0.046, pad=0.04)
+        bar.ax.set_yticklabels([rules.describe_choice(c) for c in ticks])
+        bar.minorticks_off()
     else:
-        image = ax.imshow(view.grid, origin="lower", cmap="viridis", interpolation="nearest")
+        image = ax.imshow(view.grid, origin="upper", cmap="viridis", interpolation="nearest")
         bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-        bar.set_label(view.legend)
-    ax.set_xlabel(view.x_label)
-    ax.set_ylabel(view.y_label)
-    ax.set_title(title)
+        bar.set_label(wrapped(view.legend, 50))
+    _scores_axes(ax, view.x_label, view.y_label)
+    fig.suptitle(wrapped(title))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -184,7 +266,7 @@ def loss_png(
 ) -> Path:
     """Two heatmaps over (own score, opponent score): the expected loss of win probability
     (chance of getting there times the loss there), and the loss if there."""
-    plt = _pyplot()
+    plt = pyplot()
     args = rules.strategy_args
     while expected.ndim > 2:  # a third argument: sum the expected loss, keep the largest loss
         expected = expected.sum(axis=2)
@@ -193,17 +275,17 @@ def loss_png(
     from matplotlib.colors import PowerNorm
 
     for ax, grid, label in (
-        (axes[0], expected, "expected loss (reach × loss)"),
-        (axes[1], largest, "loss when there"),
+        (axes[0], expected, "expected loss (reach × loss), % points"),
+        (axes[1], largest, "loss when there, % points"),
     ):
+        grid = 100 * grid  # percentage points of win rate, as analyze's table says them
         # A power scale: a few early states carry most of the expected loss.
-        norm = PowerNorm(0.4, vmin=0.0, vmax=max(float(grid.max()), 1e-12))
-        image = ax.imshow(grid, origin="lower", cmap="magma_r", norm=norm, interpolation="nearest")
+        norm = PowerNorm(0.4, vmin=0.0, vmax=max(float(grid.max()), 1e-10))
+        image = ax.imshow(grid, origin="upper", cmap="magma_r", norm=norm, interpolation="nearest")
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04).set_label(label)
-        ax.set_xlabel(args[1])
-        ax.set_ylabel(args[0])
-        ax.set_title(label)
-    fig.suptitle(title)
+        _scores_axes(ax, args[1], args[0])
+        ax.set_title(label, pad=28)
+    fig.suptitle(wrapped(title, 100))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
