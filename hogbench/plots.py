@@ -290,3 +290,93 @@ def loss_png(
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
+
+
+# -- tournament pictures -----------------------------------------------------------------------
+#: Up to this many entrants the heatmap names them and dots the cells that scored a point;
+#: beyond, its axes are ranks and a line encloses the cells that scored.
+NAMED_LIMIT = 60
+#: Colours reach full strength this far from the threshold (as on the page).
+COLOUR_SPAN = 0.3
+
+
+def matrix_png(board: Any, path: str | Path, title: str) -> Path:
+    """The win-rate matrix of a tournament (``report.Board``) as a heatmap: row against
+    column in standings order, a diverging colour map centred on the threshold (red loses,
+    blue wins), the cells that scored a point marked."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    plt = pyplot()
+    n = len(board.names)
+    side = min(max(6.0, 0.22 * n + 2.5), 13.0)
+    fig, ax = plt.subplots(figsize=(side + 1.5, side), dpi=100 if n > NAMED_LIMIT else 120)
+    t = board.threshold
+    low, high = max(t - COLOUR_SPAN, 0.0), min(t + COLOUR_SPAN, 1.0)
+    grid = np.ma.masked_invalid(100 * board.rates)
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("#dddddd")
+    norm100 = TwoSlopeNorm(vcenter=100 * t, vmin=100 * low, vmax=100 * high)
+    # Cells centred on ranks 1..n, rank 1 at the top left.
+    image = ax.imshow(
+        grid,
+        cmap=cmap,
+        norm=norm100,
+        interpolation="nearest",
+        origin="upper",
+        extent=(0.5, n + 0.5, n + 0.5, 0.5),
+    )
+    rows, cols = np.nonzero(board.scored)
+    if n <= NAMED_LIMIT:
+        ax.scatter(cols + 1, rows + 1, s=max(2.0, 600 / n), c="black", marker=".", linewidths=0)
+        ticks = np.arange(1, n + 1)
+        labels = [f"{k + 1}. {name[:24]}" for k, name in enumerate(board.names)]
+        ax.set_yticks(ticks, labels, fontsize=7)
+        ax.set_xticks(ticks, [str(k) for k in ticks], fontsize=7)
+        ax.set_xlabel("opponent (rank)")
+        mark = "dot: the row scored a point"
+    else:
+        at = np.arange(1, n + 1)
+        ax.contour(at, at, board.scored.astype(float), levels=[0.5], colors="black", linewidths=0.4)
+        ax.set_xlabel("opponent (rank)")
+        ax.set_ylabel("entrant (rank)")
+        mark = "black line: encloses the cells where the row scored a point"
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, extend="both")
+    bar.set_label(f"row's win rate against the column (%); white at the threshold, {100 * t:g}%")
+    ax.set_title(wrapped(f"{title}: win rates ({mark})", 90), fontsize=10, pad=24)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)
+
+
+def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
+    """The standings (``report.result_data``) in two panels: each entrant's rating with its
+    error bar (±1 standard error from Monte Carlo noise) by rank, and how the average win rates
+    are spread."""
+    plt = pyplot()
+    rows = [s for s in data["standings"] if s["rating"] is not None]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=110)
+    ranks = [k + 1 for k in range(len(rows))]
+    ratings = [s["rating"] for s in rows]
+    errors = [s["rating_error"] or 0.0 for s in rows]
+    if any(errors):
+        left.errorbar(ranks, ratings, yerr=errors, fmt="o", markersize=3, capsize=2, elinewidth=0.8)
+    else:
+        left.plot(ranks, ratings, "o", markersize=3)
+    left.axhline(1500, color="grey", linewidth=0.8)
+    left.set(xlabel="place in the standings", ylabel="rating (Elo scale, average 1500)")
+    left.set_title("ratings" + (" ± standard error" if any(errors) else " (exact: no error)"))
+    if len(rows) <= 30:
+        left.set_xticks(ranks, [s["name"][:16] for s in rows], rotation=60, ha="right", fontsize=7)
+    rates = [100 * s["win_rate"] for s in rows if s["win_rate"] is not None]
+    right.hist(rates, bins=min(40, max(5, len(rates) // 4)), color="#2166ac", edgecolor="white")
+    right.axvline(100 * data["threshold"], color="#b2182b", linewidth=1)
+    right.set(xlabel="average win rate against the field (%)", ylabel="entrants")
+    right.set_title("win rates (red line: the threshold)")
+    fig.suptitle(wrapped(title, 100))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)
