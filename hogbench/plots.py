@@ -313,8 +313,7 @@ def matrix_png(board: Any, path: str | Path, title: str) -> Path:
     t = board.threshold
     low, high = max(t - COLOUR_SPAN, 0.0), min(t + COLOUR_SPAN, 1.0)
     grid = np.ma.masked_invalid(100 * board.rates)
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("#dddddd")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
     norm100 = TwoSlopeNorm(vcenter=100 * t, vmin=100 * low, vmax=100 * high)
     # Cells centred on ranks 1..n, rank 1 at the top left.
     image = ax.imshow(
