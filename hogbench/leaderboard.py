@@ -70,10 +70,10 @@ def _who(board: Any, p: int, mask: np.ndarray, ids: list[str]) -> str:
 
     if len(picked) <= LIST_LIMIT:
         return listed(picked)
+    chosen = set(picked)
     below = [q for q in played if q > p]
-    above = [q for q in played if q < p]
-    missing_below = [q for q in below if q not in set(picked)]
-    taken_above = [q for q in above if q in set(picked)]
+    missing_below = [q for q in below if q not in chosen]
+    taken_above = [q for q in played if q < p and q in chosen]
     text = f"all {len(below)} ranked below" if below else ""
     if missing_below:
         text += f" except {listed(missing_below)}"
@@ -96,8 +96,11 @@ def _details(data: dict[str, Any], board: Any, p: int, ids: list[str]) -> str:
         for q in closest:
             mark = " ✔" if board.scored[p, q] else ""
             open_ = " (undecided)" if board.undecided[p, q] else ""
+            # Two decimals, or as many as it takes to tell the rate from the threshold.
+            digits = 2 if abs(rates[q] - board.threshold) >= 5e-5 else 6
             said.append(
-                f'<a href="#{ids[q]}">{esc(board.names[q])}</a> {pct(rates[q], 2)}{mark}{open_}'
+                f'<a href="#{ids[q]}">{esc(board.names[q])}</a> {pct(rates[q], digits)}'
+                f"{mark}{open_}"
             )
         lines.append(f"<p><b>Closest:</b> {', '.join(said)}</p>")
     if s["regret"] is not None:

