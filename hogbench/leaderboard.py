@@ -203,6 +203,25 @@ def _matrix_table(board: Any, ids: list[str]) -> str:
     return f'<div class="scroll"><table id="matrix">{"".join(rows)}</table></div>'
 
 
+#: Cell codes for the heatmap's hover: two characters per cell, 2 * per mille + point.
+_CODE = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+
+def cell_codes(board: Any) -> str:
+    """The matrix as two characters per cell, row by row: the win rate in tenths of a percent
+    times 2, plus 1 when the row scored a point, in base 64 (_CODE); "__" where no result.
+    For 300 entrants that is 180 kB, which lets the page's script name any cell on hover."""
+    out = []
+    for p, line in enumerate(board.rates):
+        for q, rate in enumerate(line):
+            if math.isnan(rate):
+                out.append("__")
+                continue
+            value = 2 * round(1000 * rate) + int(board.scored[p, q])
+            out.append(_CODE[value // 64] + _CODE[value % 64])
+    return "".join(out)
+
+
 def _legend(threshold: float) -> str:
     stops = [0.0, 0.2, 0.4, threshold, 0.6, 0.8, 1.0]
     cells = "".join(
@@ -213,9 +232,10 @@ def _legend(threshold: float) -> str:
     return f'<p class="legend">{cells}</p>'
 
 
-def html_page(data: dict[str, Any], board: Any, pictures: dict[str, str] | None = None) -> str:
+def html_page(data: dict[str, Any], board: Any, pictures: dict[str, Any] | None = None) -> str:
     """The page for DATA (``report.result_data``) and BOARD (``report.board``); PICTURES names
-    the PNG files written beside it ("matrix", "standings"), if any."""
+    the PNG files written beside it ("matrix", "standings"), if any, and where the heatmap's
+    cells are in its picture ("matrix_box", for the details shown on hover)."""
     pictures = pictures or {}
     ids = anchors(board.names)
     n = len(board.names)
@@ -261,9 +281,11 @@ def html_page(data: dict[str, Any], board: Any, pictures: dict[str, str] | None 
     if n <= MATRIX_TABLE_LIMIT:
         parts.append(_matrix_table(board, ids))
     elif "matrix" in pictures:
+        box = ",".join(f"{x:.5f}" for x in pictures.get("matrix_box", ()))
         parts.append(
-            f'<p><img class="heatmap" src="{esc(pictures["matrix"])}" alt="heatmap of the'
-            f' {n}×{n} win rates (matrix.png beside this page)"></p>'
+            f'<p class="hover"><img class="heatmap" src="{esc(pictures["matrix"])}" alt="heatmap'
+            f' of the {n}×{n} win rates (matrix.png beside this page)" data-box="{box}"'
+            f' data-cells="{cell_codes(board)}"><span id="tip" hidden></span></p>'
             '<p class="note">Each student\'s own numbers are in their row above; all of them'
             " in matrix.csv.</p>"
         )
@@ -329,6 +351,9 @@ summary { cursor: pointer; }
   display: inline-block; }
 .legend span { display: inline-block; padding: 1px 6px; font-size: 11px; }
 img { max-width: 100%; height: auto; }
+.hover { position: relative; }
+#tip { position: absolute; background: #222; color: #fff; padding: 2px 6px; font-size: 12px;
+  border-radius: 3px; pointer-events: none; white-space: nowrap; }
 input[type=search] { font: inherit; padding: 2px 6px; width: 16em; max-width: 60vw; }
 """
 
@@ -387,5 +412,44 @@ _SCRIPT = """
   }
   window.addEventListener("hashchange", follow);
   follow();
+
+  // The heatmap names the cell under the pointer; a click goes to the row's student.
+  const map = document.querySelector("img.heatmap");
+  const tip = document.getElementById("tip");
+  if (map && map.dataset.box) {
+    const [left, top, right, bottom] = map.dataset.box.split(",").map(Number);
+    const code = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+    const byPos = rows.slice().sort((a, b) => a.dataset.pos - b.dataset.pos);
+    const names = byPos.map((r) => r.querySelector("summary").firstChild.textContent);
+    const n = names.length, cells = map.dataset.cells;
+    const at = (event) => {
+      const box = map.getBoundingClientRect();
+      const x = ((event.clientX - box.left) / box.width - left) / (right - left);
+      const y = ((event.clientY - box.top) / box.height - top) / (bottom - top);
+      const p = Math.floor(y * n), q = Math.floor(x * n);
+      return p >= 0 && q >= 0 && p < n && q < n ? [p, q, box] : null;
+    };
+    map.addEventListener("mousemove", (event) => {
+      const cell = at(event);
+      if (!cell) { tip.hidden = true; return; }
+      const [p, q, box] = cell;
+      const k = 2 * (p * n + q), pair = cells.slice(k, k + 2);
+      let text = `${names[p]} vs ${names[q]}: `;
+      if (pair === "__") text += "no result";
+      else {
+        const v = 64 * code.indexOf(pair[0]) + code.indexOf(pair[1]);
+        text += (v >> 1) / 10 + "%" + (v & 1 ? " \u2714 point" : "");
+      }
+      tip.textContent = text;
+      tip.hidden = false;
+      tip.style.left = Math.min(event.clientX - box.left + 12, box.width - 200) + "px";
+      tip.style.top = event.clientY - box.top + 12 + "px";
+    });
+    map.addEventListener("mouseleave", () => { tip.hidden = true; });
+    map.addEventListener("click", (event) => {
+      const cell = at(event);
+      if (cell) location.hash = byPos[cell[0]].id;
+    });
+  }
 })();
 """

@@ -301,10 +301,12 @@ NAMED_LIMIT = 60
 COLOUR_SPAN = 0.3
 
 
-def matrix_png(board: Any, path: str | Path, title: str) -> Path:
+def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, float, float]:
     """The win-rate matrix of a tournament (``report.Board``) as a heatmap: row against
     column in standings order, a diverging colour map centred on the threshold (red loses,
-    blue wins), the cells that scored a point marked."""
+    blue wins), the cells that scored a point marked. Returns where the cells are in the
+    picture (left, top, right, bottom, as fractions of its width and height from the top
+    left), so that a page can say which cell is under the pointer."""
     from matplotlib.colors import TwoSlopeNorm
 
     plt = pyplot()
@@ -347,8 +349,9 @@ def matrix_png(board: Any, path: str | Path, title: str) -> Path:
     ax.set_title(wrapped(f"{title}: win rates ({mark})", 90), fontsize=10, pad=24)
     fig.tight_layout()
     fig.savefig(path)
+    box = ax.get_position()  # after drawing: the square the cells fill
     plt.close(fig)
-    return Path(path)
+    return (box.x0, 1 - box.y1, box.x1, 1 - box.y0)
 
 
 def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:

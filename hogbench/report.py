@@ -574,11 +574,11 @@ def write_reports(result: TournamentResult, out: Path) -> list[Path]:
         pair_rows.append(row)
     _write_csv(paths[2], pair_rows)
     paths[3].write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    pictures: dict[str, str] = {}
+    pictures: dict[str, Any] = {}
     if plots.available():
-        plots.matrix_png(the_board, out / "matrix.png", result.tournament.name)
+        box = plots.matrix_png(the_board, out / "matrix.png", result.tournament.name)
         plots.standings_png(data, out / "standings.png", result.tournament.name)
-        pictures = {"matrix": "matrix.png", "standings": "standings.png"}
+        pictures = {"matrix": "matrix.png", "standings": "standings.png", "matrix_box": box}
         paths += [out / "matrix.png", out / "standings.png"]
     page = out / "index.html"
     page.write_text(leaderboard.html_page(data, the_board, pictures), encoding="utf-8")

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hogbench import report
+from hogbench import leaderboard, report
 from hogbench import tournament as tm
 from hogbench.rules import get_rules
 from hogbench.standings import standings
@@ -196,13 +196,23 @@ window.addEventListener("load", () => {
     .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1
                    && !e.closest(".scroll") && e.getClientRects().length)
     .map((e) => e.tagName + "." + e.className);
+  let hover = null;  // the heatmap's tip with the pointer on the cell of rows 1 and 2
+  const map = document.querySelector("img.heatmap");
+  if (map) {
+    const b = map.getBoundingClientRect(), n = rows.length;
+    const [l, t, r, bt] = map.dataset.box.split(",").map(Number);
+    map.dispatchEvent(new MouseEvent("mousemove", {
+      clientX: b.left + b.width * (l + (r - l) * 1.5 / n),
+      clientY: b.top + b.height * (t + (bt - t) * 0.5 / n), bubbles: true}));
+    hover = document.getElementById("tip").textContent;
+  }
   const probe = document.createElement("pre");
   probe.id = "probe";
   probe.textContent = JSON.stringify({
     scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide: wide.slice(0, 5),
     shown: shown.map((r) => r.id), rows: rows.length, first: rows[0].id,
     open: target ? target.querySelector("details").open : null,
-    tools_hidden: document.getElementById("tools").hidden,
+    tools_hidden: document.getElementById("tools").hidden, hover,
   });
   document.body.appendChild(probe);
 });
@@ -243,6 +253,12 @@ def test_the_page_in_chromium_finds_a_student_and_does_not_overflow(pages, tmp_p
     target = report_anchor(out, wanted)
     seen = probe(out, tmp_path, f"#{target}", 800)
     assert seen["open"] is True and seen["scrollWidth"] <= seen["clientWidth"], seen
+    if n > leaderboard.MATRIX_TABLE_LIMIT:  # the heatmap names the cell under the pointer
+        seen = probe(out, tmp_path, "", 1280)
+        rate = next(r[4] for r in data["pairs"]["exact"] if (r[0], r[1]) == (0, 1))
+        first, second = data["standings"][0]["name"], data["standings"][1]["name"]
+        shown = "%g" % (round(1000 * rate) / 10)
+        assert seen["hover"].startswith(f"{first} vs {second}: {shown}%"), seen["hover"]
     # Sorting by a fragment, as a click would: the worst win rate first.
     seen = probe(out, tmp_path, "#sort=win_rate", 1280)
     worst = min(data["standings"], key=lambda s: s["win_rate"])
@@ -275,3 +291,29 @@ def test_the_page_reads_without_javascript(pages, tmp_path):
         assert seen["rows"] == n and len(seen["shown"]) == n
         assert seen["scrollWidth"] <= seen["clientWidth"] and seen["wide"] == [], seen
         assert seen["tools_hidden"] is True
+
+
+def test_the_heatmap_cells_are_where_the_page_says(pages):
+    """The box the page uses for hovering is where matplotlib drew the cells: the centres of
+    the diagonal cells (no result) are grey, the top right blue (the best beats the worst),
+    the bottom left red."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    out = pages[300, "exact"]
+    page = (out / "index.html").read_text(encoding="utf-8")
+    left, top, right, bottom = map(
+        float, re.search(r'data-box="([^"]+)"', page).group(1).split(",")
+    )
+    image = plt.imread(out / "matrix.png")[:, :, :3]
+    height, width = image.shape[:2]
+    n = 300
+
+    def pixel(p: int, q: int) -> np.ndarray:
+        x = (left + (right - left) * (q + 0.5) / n) * width
+        y = (top + (bottom - top) * (p + 0.5) / n) * height
+        return image[int(y), int(x)]
+
+    grey = np.array([0xDD, 0xDD, 0xDD]) / 255
+    on_grey = [np.abs(pixel(k, k) - grey).max() < 0.05 for k in range(0, n, 7)]
+    assert sum(on_grey) >= 0.9 * len(on_grey)
+    blue, red = pixel(0, n - 1), pixel(n - 1, 0)
+    assert blue[2] > blue[0] + 0.2 and red[0] > red[2] + 0.2
