@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hogbench import sandbox
-from hogbench.errors import IllegalChoice, StrategyError, UsageError
-from hogbench.loading import Spec, parse_spec
+from hogbench import loading, sandbox
+from hogbench.entrants import Spec, parse_spec
+from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
+from hogbench.tables import find_faults
 
 SHOWN = 5  # failing states named in a report, per kind of failure
 
@@ -67,17 +68,11 @@ def check_file(
     report.function, report.team, report.seconds = answers.function, answers.team, answers.seconds
     where = f"{spec.path}:{answers.function}"
     states = list(rules.observations())
-    illegal, unstable = [], []
-    for state, first, second in zip(states, answers.first, answers.second, strict=True):
-        try:
-            rules.choice(first)
-        except IllegalChoice as exc:
-            illegal.append((state, first, str(exc)))
-            continue
-        if type(first) is not type(second) or first != second:
-            unstable.append(
-                (state, first, f"returned {first!r}, then {second!r} when called again")
-            )
+    found = find_faults(rules, answers.first, answers.second)
+    illegal, unstable = (
+        [(states[f.index], answers.first[f.index], f.problem) for f in faults]
+        for faults in found[:2]
+    )
     n = len(states)
     if illegal:
         report.lines.append(
@@ -100,7 +95,7 @@ def check_file(
         if answers.team:
             report.lines.append(f"team name: {answers.team}")
         opts = sandbox.SandboxOptions.for_rules(rules, **options)
-        sandbox.remember(spec, rules, answers, cache=cache, options=opts)
+        loading.remember(spec, rules, answers, cache=cache, options=opts)
     if answers.output_bytes:
         report.lines.append(
             f"note: it printed {sandbox.format_size(answers.output_bytes)} (discarded)"

@@ -798,7 +798,7 @@ def tournament(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Title.")] = None,
     jobs: JobsOpt = None,
-    backend: Annotated[str, typer.Option("--backend", help="local, dask or ray.")] = "local",
+    backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Cluster address, e.g. tcp://host:8786.")
     ] = None,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hogbench import simulate, stats
+from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError, UsageError
-from hogbench.loading import Entrant
 from hogbench.rules.base import RuleSet
 
 Z95 = 1.959963984540054

@@ -307,6 +307,43 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
 
 
 @kernel(
+    types.void(_ROWS, _i8, _i8, _i8, types.int64[:, ::1], types.float64[:, ::1], _f8),
+    fastmath=_FAST,
+)
+def _evaluate_rows_many(rows, order, tab_a, index, tabs_b, w, acc):
+    """An acyclic model: A against each of K opponents (the rows of TABS_B), in one pass over
+    the order. w[2x, k]: A to move at x against opponent k; w[2x+1, k]: opponent k to move.
+
+    A's row at a state is read once for all K opponents, and the K values of a successor sit
+    side by side, so A's sum is K multiply-adds per entry on contiguous memory. Opponents'
+    rows are summed one by one (measured with 16 opponents of the course's cutoff kind: 2.3
+    times faster per pair than pair by pair; random tables 1.4 times)."""
+    choices, row_ptr, row_const, row_to, row_p = rows
+    n = len(order)
+    k_count = tabs_b.shape[0]
+    c0 = choices[0]
+    for i in range(n):
+        x = order[i]
+        o = index[x]
+        ra = (tab_a[o] - c0) * n + i
+        const = row_const[ra]
+        for k in range(k_count):
+            acc[k] = const
+        for j in range(row_ptr[ra], row_ptr[ra + 1]):
+            p = row_p[j]
+            to = row_to[j]
+            for k in range(k_count):
+                acc[k] += p * w[to, k]
+        for k in range(k_count):
+            w[2 * x, k] = acc[k]
+            rb = (tabs_b[k, o] - c0) * n + i
+            total = row_const[rb]
+            for j in range(row_ptr[rb], row_ptr[rb + 1]):
+                total += row_p[j] * w[row_to[j] ^ 1, k]
+            w[2 * x + 1, k] = total
+
+
+@kernel(
     types.int64(_RULES, _i8, _i8, types.boolean, _i8, _i8, _i8, _i8, _f8, types.float64),
 )
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
@@ -991,6 +1028,29 @@ def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatVa
     return evaluate_policies(rules, table_policy(m, table_a), table_policy(m, table_b))
 
 
+def evaluate_many(
+    rules: RuleSet, table_a: np.ndarray, tables_b: list[np.ndarray]
+) -> list[SeatValues]:
+    """Exact chances that strategy A beats each of TABLES_B, in both seatings (without the
+    per-state values): one pass for all of them where the model is acyclic and has rows (a
+    tournament's many pairs of one entrant), pair by pair otherwise."""
+    m = rules.model
+    e = engine(m)
+    if m.cyclic or not e.has_rows or len(tables_b) < 2:
+        return [evaluate(rules, table_a, b) for b in tables_b]
+    k_count = len(tables_b)
+    tabs_b = np.ascontiguousarray(np.stack([_as_table(b) for b in tables_b]))
+    w = np.empty((2 * m.n_states, k_count))
+    _evaluate_rows_many(
+        e.rows, m.order, _as_table(table_a), m.observation, tabs_b, w, np.empty(k_count)
+    )
+    first, second = w[2 * m.start], 1.0 - w[2 * m.start + 1]
+    return [
+        SeatValues(first=float(f), second=float(s), v_a=None, v_b=None)
+        for f, s in zip(first, second, strict=True)
+    ]
+
+
 def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = False) -> SeatValues:
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
@@ -1139,19 +1199,6 @@ def observation_values(
         np.ascontiguousarray(weight, dtype=np.float64), _pair(v_self, v_other), n_obs,
         memo if memo is not None else _memo(e.n_keys),
     )  # fmt: skip
-
-
-def model_q(model: GameModel, v_me: np.ndarray, v_other: np.ndarray) -> np.ndarray:
-    """Q[x, i] for every state and every legal choice (small models only)."""
-    e = engine(model)
-    q = np.zeros((model.n_states, len(model.choices)))
-    for i, c in enumerate(model.choices):
-        q[:, i] = _choice_values(
-            e.rules, e.rows, model.order, np.zeros(model.n_states, dtype=np.int64),
-            np.full(1, c, dtype=np.int64), np.zeros(0), _pair(v_me, v_other), 0,
-            _memo(e.n_keys),
-        )[:, 0]  # fmt: skip
-    return q
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,10 +7,10 @@ with ``jit`` or ``kernel`` from here, which record them and compile nothing.
 
 The first time a compiled function is asked for (a kernel is called, or a model hands its rule
 functions to an engine), numba is imported and every recorded function becomes a numba
-dispatcher, swapped into the module namespaces that name it, so compiled code calls compiled
-code. Until then a ``jit`` function called from Python is the plain Python function it was
-written as: same arithmetic on the same small integers, so the course functions answer the
-same either way.
+dispatcher. The wrapper is registered with numba's typing, so compiled code that names a
+recorded function calls its dispatcher; no module's names are rewritten. Called from Python, a
+``jit`` function stays the plain Python function it was written as: same arithmetic on the same
+small integers, so the course functions answer the same either way.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 # numba still labels experimental; it is what keeps the engines generic and cached.
 warnings.filterwarnings("ignore", message=".*[Ff]irst-class function type")
 
-#: Every decorated function, in definition order; swapped for dispatchers on first need.
+#: Every decorated function, in definition order; given dispatchers on first need.
 _recorded: list[Compiled] = []
-_swapped = 0  # how many of _recorded have been swapped into their namespaces
+_made = 0  # how many of _recorded have their dispatcher
 
 
 class Compiled:
@@ -48,7 +48,7 @@ class Compiled:
     def dispatcher(self) -> Any:
         """The numba dispatcher, compiled (or loaded from the disk cache) for the signature."""
         if not self._ready:
-            _swap_all()
+            _make_dispatchers()
             if self.signature is not None:
                 import inspect
 
@@ -68,25 +68,32 @@ class Compiled:
         return self.func(*args)
 
 
-def _swap_all() -> None:
-    """Make a dispatcher of every recorded function and put it where its name is looked up."""
-    global _swapped
-    if _swapped == len(_recorded):
+def _make_dispatchers() -> None:
+    """Make a dispatcher of every recorded function (the first time: teach numba the wrapper)."""
+    global _made
+    if _made == len(_recorded):
         return
     import numba
 
-    for c in _recorded[_swapped:]:
+    if _made == 0:
+        _register_with_numba()
+    for c in _recorded[_made:]:
         c._dispatcher = numba.njit(cache=True, **c.options)(c.func)
-    _swapped = len(_recorded)
-    # Kernels stay behind their proxies: a dispatcher called straight from Python compiles
-    # itself for the types of the arguments, not for the declared signature, and a compiled
-    # rule function passed as an argument then types as that very dispatcher, which numba's
-    # disk cache can neither load nor save.
-    namespaces = {id(c.func.__globals__): c.func.__globals__ for c in _recorded}
-    for namespace in namespaces.values():
-        for name, value in list(namespace.items()):
-            if isinstance(value, Compiled) and not value.kernel:
-                namespace[name] = value._dispatcher
+    _made = len(_recorded)
+
+
+def _register_with_numba() -> None:
+    """Compiled code that names a recorded function types it as that function's dispatcher
+    (compiled for its declared signature), so compiled code calls compiled code. Kernels
+    called from Python go through the wrapper too: a dispatcher called straight from Python
+    compiles itself for the types of the arguments, not for the declared signature, and a
+    rule function passed as an argument then types as that very dispatcher, which numba's disk
+    cache can neither load nor save."""
+    from numba.extending import typeof_impl
+
+    @typeof_impl.register(Compiled)
+    def _typeof_compiled(value: Compiled, context: Any) -> Any:
+        return typeof_impl(value.dispatcher, context)
 
 
 def jit(signature: Callable | None = None, **options: Any) -> Callable[[Callable], Compiled]:

@@ -1,99 +1,26 @@
-"""From a strategy spec to an Entrant: a name and a decision table, or a way to call it live.
+"""The one door for strategies: spec -> Entrant, data flowing one way.
 
-A spec is one of
-
-* ``path.py``: the file's ``final_strategy``, else ``strategy``, else its one public function of
-  the rule set's arity (the rule set's ``strategy_names`` give the preferred names);
-* ``path.py:name``: that function;
-* a built-in with parameters: ``always_roll:6``, ``bacon_strategy:cutoff=8,num_rolls=6``;
-* a built-in wrapping another built-in: ``improve(sample1)`` (Greed).
+    spec -> (built-in: called in-process | file: the verdict cache, else the sandbox) -> table
 
 Built-ins are hogbench's own code and run in-process. Submitted files are only ever imported and
-called by the sandbox (see ``hogbench.sandbox``).
+called by ``hogbench.sandbox``, which returns their raw answers; they are judged here (with
+``hogbench.tables``) and the verdict is kept in the verdict cache (``hogbench.verdicts``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from hogbench import sandbox, verdicts
+from hogbench.entrants import Entrant, Spec, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
-from hogbench.tables import DecisionTable, NotDeterministic, tabulate
+from hogbench.submission import snapshot
+from hogbench.tables import NotDeterministic, table_from_answers, tabulate
 
-
-@dataclass(frozen=True)
-class Spec:
-    """A parsed strategy spec."""
-
-    text: str
-    path: Path | None = None  # a file, or None for a built-in
-    function: str | None = None  # the function in the file, or the built-in's name
-    params: tuple[Any, ...] = ()
-    kwargs: tuple[tuple[str, Any], ...] = ()
-    #: The files a file's worker may see (``hogbench.submission``): None, the file's own
-    #: folder's .py files (a file the user named); a file, only that file (a flat class
-    #: folder); a folder, that folder (a student's own folder).
-    share: Path | None = None
-
-    @property
-    def is_file(self) -> bool:
-        return self.path is not None
-
-
-#: A built-in that wraps another built-in, e.g. Greed's ``improve(sample1)``.
-_WRAPPER = re.compile(r"([A-Za-z_]\w*)\((.+)\)")
-
-
-def parse_spec(text: str) -> Spec:
-    """Parse a strategy spec; UsageError when it is malformed or the file is missing."""
-    text = text.strip()
-    if not text:
-        raise UsageError("empty strategy spec")
-    wrapped = _WRAPPER.fullmatch(text)
-    if wrapped:
-        inner = parse_spec(wrapped.group(2))
-        if inner.is_file:
-            raise UsageError(
-                f"{text}: {wrapped.group(1)}(...) takes a built-in strategy, not a file"
-            )
-        return Spec(text, function=wrapped.group(1), params=(inner,))
-    head, _, rest = text.partition(":")
-    if head.endswith(".py") or "/" in head or head.endswith(".py)"):
-        path = Path(head)
-        if not path.is_file():
-            raise UsageError(f"no such strategy file: {head}")
-        function = rest.strip() or None
-        if function is not None and not function.isidentifier():
-            raise UsageError(f"{text}: {function!r} is not a function name")
-        return Spec(text, path=path, function=function)
-    if not head.isidentifier():
-        raise UsageError(f"{text!r} is neither a .py file nor a built-in strategy name")
-    params: list[Any] = []
-    kwargs: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if eq:
-            kwargs[key.strip()] = _number(value.strip(), text)
-        else:
-            params.append(_number(part, text))
-    return Spec(text, function=head, params=tuple(params), kwargs=tuple(kwargs.items()))
-
-
-def _number(value: str, spec: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    if value in ("True", "False", "true", "false"):
-        return value.lower() == "true"
-    raise UsageError(f"{spec}: parameter {value!r} is not a number")
+__all__ = ["Entrant", "Spec", "load_entrant", "parse_spec", "remember"]
 
 
 def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
@@ -112,35 +39,13 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
         raise UsageError(f"{spec.text}: bad parameters ({str(exc) or builtin.help})") from None
 
 
-@dataclass
-class Entrant:
-    """A strategy ready for the engines: a table when it is one, else callable live."""
-
-    spec: Spec
-    name: str
-    table: DecisionTable | None
-    source_hash: str  # what identifies the code (file content, or the built-in spec)
-    live_reason: str | None = None  # why it is not a table (then it plays Monte Carlo live)
-    function: str | None = None  # the strategy function used, for files
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def tableable(self) -> bool:
-        return self.table is not None
-
-    @property
-    def key(self) -> str:
-        """The identity used in results: the table hash, or the code's hash for live play."""
-        return self.table.hash if self.table is not None else f"live-{self.source_hash}"
-
-
 def load_entrant(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> Entrant:
-    """Load a spec into an Entrant. Raises UsageError or StrategyError with a clear message."""
+    """Load a spec into an Entrant. Raises UsageError or StrategyError with a clear message.
+
+    Options (files only) are ``sandbox.SandboxOptions``' fields."""
     spec = parse_spec(text) if isinstance(text, str) else text
     if spec.is_file:
-        from hogbench import sandbox
-
-        return sandbox.load_file_entrant(spec, rules, **sandbox_options)
+        return _load_file(spec, rules, **sandbox_options)
     strategy = builtin_strategy(spec, rules)
     source_hash = hashlib.sha256(f"{rules.name}:{spec.text}".encode()).hexdigest()[:16]
     try:
@@ -150,55 +55,64 @@ def load_entrant(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> En
     return Entrant(spec, spec.text, table, source_hash)
 
 
+def _load_file(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
+    """A strategy file: its cached verdict, else its answers from a sandboxed worker, judged.
+
+    StrategyError says why the file cannot play (and is cached too, so a file that hangs costs
+    its limit once). A strategy that is not deterministic is not an error here: it comes back
+    with ``table=None`` and ``live_reason`` (the Monte Carlo engine then plays it live, through
+    ``sandbox.LiveStrategy``).
+    """
+    opts = sandbox.SandboxOptions.for_rules(rules, **options)
+    files = snapshot(spec.path, spec.share)
+    key = verdicts.key(spec, rules, files.digest, opts)
+    if opts.cache:
+        entrant = verdicts.read(key, spec, rules, opts, files.digest)
+        if entrant is not None:
+            return entrant
+    try:
+        answers = sandbox.collect_answers(spec, rules, files=files, **options)
+    except StrategyError as exc:
+        if opts.cache:
+            verdicts.write_failure(key, exc, opts)
+        raise
+    return remember(spec, rules, answers, cache=opts.cache, options=opts)
+
+
+def remember(
+    spec: Spec,
+    rules: RuleSet,
+    answers: sandbox.Answers,
+    cache: bool = True,
+    options: sandbox.SandboxOptions | None = None,
+) -> Entrant:
+    """Judge a worker's answers into an Entrant and keep the verdict in the cache."""
+    where = f"{spec.path}:{answers.function}"
+    try:
+        table = table_from_answers(rules, answers.first, answers.second, where)
+        live_reason = None
+    except NotDeterministic as exc:
+        table, live_reason = None, str(exc)
+    notes = []
+    if answers.output_bytes:
+        notes.append(f"it printed {sandbox.format_size(answers.output_bytes)} (discarded)")
+    if not answers.isolated:
+        notes.append("it ran without the sandbox (resource limits only)")
+    entrant = Entrant(
+        spec,
+        answers.team or spec.text,
+        table,
+        answers.digest[:16],
+        live_reason=live_reason,
+        function=answers.function,
+        notes=notes,
+    )
+    if cache:
+        opts = options or sandbox.SandboxOptions.for_rules(rules)
+        verdicts.write(verdicts.key(spec, rules, answers.digest, opts), entrant, answers.seconds)
+    return entrant
+
+
 def live_strategy(spec: Spec, rules: RuleSet) -> Callable:
     """A callable for live play of a built-in (files go through ``sandbox.LiveStrategy``)."""
     return builtin_strategy(spec, rules)
-
-
-def find_strategy(
-    namespace: dict[str, Any], rules: RuleSet, name: str | None, where: str, module: str = ""
-) -> tuple[str, Callable]:
-    """Pick the strategy function in a loaded file's namespace.
-
-    NAME if given; else the first of the rule set's ``strategy_names`` present; else the one
-    public function defined in MODULE (not imported into it) taking as many arguments as the
-    rule set's strategies. Raises StrategyError naming the candidates otherwise.
-    """
-    if name is not None:
-        func = namespace.get(name)
-        if not callable(func):
-            raise StrategyError(where, f"no function named {name!r}")
-        return name, func
-    for preferred in rules.strategy_names:
-        if callable(namespace.get(preferred)):
-            return preferred, namespace[preferred]
-    arity = len(rules.strategy_args)
-    candidates = [
-        key
-        for key, value in namespace.items()
-        if not key.startswith("_")
-        and inspect.isfunction(value)
-        and (not module or value.__module__ == module)
-        and _arity(value) == arity
-    ]
-    wanted = " or ".join(rules.strategy_names)
-    if len(candidates) == 1:
-        return candidates[0], namespace[candidates[0]]
-    if not candidates:
-        raise StrategyError(
-            where, f"no strategy function: define {wanted}, or one function of {arity} arguments"
-        )
-    raise StrategyError(
-        where,
-        f"ambiguous strategy: no {wanted}, and {len(candidates)} candidates"
-        f" ({', '.join(candidates)}); name one as {where}:NAME",
-    )
-
-
-def _arity(func: Callable) -> int | None:
-    try:
-        params = inspect.signature(func).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return len([p for p in params if p.default is p.empty and p.kind in positional])

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import math
 import os
@@ -51,12 +50,10 @@ from typing import Any
 
 import numpy as np
 
-from hogbench.cache import cache_root, read_sealed, write_sealed
+from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
-from hogbench.loading import Entrant, Spec, parse_spec
 from hogbench.rules.base import RuleSet
 from hogbench.submission import Snapshot, remove, snapshot
-from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers
 
 WORKER = Path(__file__).with_name("worker.py").resolve()
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
@@ -79,7 +76,8 @@ HINTS = {
 
 @dataclass(frozen=True)
 class SandboxOptions:
-    """The keyword options of ``load_file_entrant``, ``collect_answers`` and ``LiveStrategy``."""
+    """The keyword options of ``loading.load_entrant`` (files), ``collect_answers`` and
+    ``LiveStrategy``."""
 
     require_sandbox: bool = False  # refuse to run without bwrap rather than warn
     #: seconds to import and answer every state (live: to import); None: the rule set's
@@ -137,65 +135,8 @@ class Answers:
 
 
 # ---------------------------------------------------------------------------------------------
-# Loading files: the cache, then a worker
+# A file's answers at every state
 # ---------------------------------------------------------------------------------------------
-
-
-def load_file_entrant(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
-    """Load a strategy file into an Entrant: from the table cache, else through a worker.
-
-    Options are SandboxOptions' fields. StrategyError says why the file cannot play. A strategy
-    that is not deterministic is not an error here: it comes back with ``table=None`` and
-    ``live_reason`` (the Monte Carlo engine then plays it live, through LiveStrategy).
-    """
-    opts = SandboxOptions.for_rules(rules, **options)
-    files = snapshot(spec.path, spec.share)
-    if opts.cache:
-        entrant = _from_cache(spec, rules, opts, files.digest)
-        if entrant is not None:
-            return entrant
-    try:
-        answers = collect_answers(spec, rules, files=files, **options)
-    except StrategyError as exc:
-        if opts.cache:
-            _write_failure(_cache_key(spec, rules, files.digest, opts), exc, opts)
-        raise
-    return remember(spec, rules, answers, cache=opts.cache, options=opts)
-
-
-def remember(
-    spec: Spec,
-    rules: RuleSet,
-    answers: Answers,
-    cache: bool = True,
-    options: SandboxOptions | None = None,
-) -> Entrant:
-    """Build the Entrant from a worker's answers (validated here) and cache it."""
-    where = f"{spec.path}:{answers.function}"
-    try:
-        table = table_from_answers(rules, answers.first, answers.second, where)
-        live_reason = None
-    except NotDeterministic as exc:
-        table, live_reason = None, str(exc)
-    notes = []
-    if answers.output_bytes:
-        notes.append(f"it printed {format_size(answers.output_bytes)} (discarded)")
-    if not answers.isolated:
-        notes.append("it ran without the sandbox (resource limits only)")
-    digest = answers.digest
-    entrant = Entrant(
-        spec,
-        answers.team or spec.text,
-        table,
-        digest[:16],
-        live_reason=live_reason,
-        function=answers.function,
-        notes=notes,
-    )
-    if cache:
-        key = _cache_key(spec, rules, digest, options or SandboxOptions.for_rules(rules))
-        _write_cache(key, entrant, answers.seconds)
-    return entrant
 
 
 def collect_answers(
@@ -1003,96 +944,3 @@ def format_size(n: int) -> str:
             return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n} bytes"  # not reached
-
-
-# ---------------------------------------------------------------------------------------------
-# The table cache
-# ---------------------------------------------------------------------------------------------
-
-
-def cache_dir() -> Path:
-    return cache_root() / "tables"
-
-
-def _cache_key(spec: Spec, rules: RuleSet, digest: str, opts: SandboxOptions) -> str:
-    """Everything a verdict depends on: the files' digest, the function asked for, the rule
-    set, and the options that change what the worker may do (imports, memory); and the source
-    of the code that judges it, so no entry outlives that code."""
-    judge = _judge_digest()
-    text = f"{digest}\0{spec.function}\0{rules.key}\0{opts.allow_imports}\0{opts.memory_mb}"
-    return hashlib.sha256(f"{judge}\0{text}".encode()).hexdigest()[:32]
-
-
-@functools.cache
-def _judge_digest() -> str:
-    """The source of the modules that turn a worker's answers into a verdict."""
-    h = hashlib.sha256()
-    for name in ("sandbox.py", "worker.py", "tables.py", "submission.py"):
-        h.update((Path(__file__).parent / name).read_bytes())
-    return h.hexdigest()
-
-
-def _from_cache(spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -> Entrant | None:
-    """The cached verdict: an Entrant, or the StrategyError the file got (raised again, so a
-    hang costs its limit once). None when there is no sound entry for this limit."""
-    key = _cache_key(spec, rules, digest, opts)
-    entry = read_sealed(cache_dir() / f"{key}.json", key)
-    if entry is None:
-        return None
-    try:
-        failure = entry.get("failure")
-        if failure is not None:
-            if failure["timed_out"] and opts.time_limit > entry["time_limit"]:
-                return None  # a more generous limit may let it finish: run it again
-            state = tuple(failure["state"]) if failure["state"] is not None else None
-            raise StrategyError(failure["where"], failure["problem"], state, failure["detail"])
-        function, team, seconds = entry["function"], entry["team"], entry["seconds"]
-        choices, live_reason, notes = entry["choices"], entry["live_reason"], entry["notes"]
-        if seconds > opts.time_limit:
-            return None  # measured slower than this limit allows: run it again
-        if choices is None:
-            table = None
-        else:
-            array = np.array(choices, dtype=np.int64)
-            if len(array) != int(np.prod(rules.obs_shape)):
-                return None
-            for value in np.unique(array):
-                rules.choice(int(value))
-            table = DecisionTable(rules.name, rules.goal, array)
-            live_reason = None
-    except (ValueError, KeyError, TypeError, IllegalChoice):
-        return None  # not an entry this version wrote: ignored, and rewritten
-    return Entrant(
-        spec,
-        team or spec.text,
-        table,
-        digest[:16],
-        live_reason=live_reason,
-        function=function,
-        notes=[str(note) for note in notes],
-    )
-
-
-def _write_cache(key: str, entrant: Entrant, seconds: float) -> None:
-    entry = {
-        "function": entrant.function,
-        "team": None if entrant.name == entrant.spec.text else entrant.name,
-        "seconds": seconds,
-        "choices": None if entrant.table is None else entrant.table.choices.tolist(),
-        "live_reason": entrant.live_reason,
-        "notes": entrant.notes,
-    }
-    write_sealed(cache_dir() / f"{key}.json", key, entry)
-
-
-def _write_failure(key: str, exc: StrategyError, opts: SandboxOptions) -> None:
-    failure = {
-        "where": exc.where,
-        "problem": exc.problem,
-        "state": None if exc.state is None else list(exc.state),
-        "detail": exc.detail,
-        "timed_out": "timed out" in exc.problem,
-    }
-    write_sealed(
-        cache_dir() / f"{key}.json", key, {"failure": failure, "time_limit": opts.time_limit}
-    )

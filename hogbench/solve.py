@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from hogbench import exact
+from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, UsageError
 from hogbench.exact import SeatValues, Solution
-from hogbench.loading import Entrant, load_entrant
+from hogbench.loading import load_entrant
 from hogbench.rules.base import RuleSet
 
 

@@ -64,32 +64,59 @@ def call_everywhere(strategy: Callable, rules: RuleSet) -> tuple[list[Any], list
     return first, second
 
 
+@dataclass(frozen=True)
+class Fault:
+    """One state where a strategy broke a rule: its index in observation order, and why."""
+
+    index: int
+    problem: str
+
+
+def find_faults(
+    rules: RuleSet, first: Sequence[Any], second: Sequence[Any]
+) -> tuple[list[Fault], list[Fault], dict[tuple, Any]]:
+    """The contest's rules on raw answers of both passes: a legal move at every state (as
+    ``rules.choice`` judges it), and the same answer when called again.
+
+    Returns the illegal answers, the answers that changed (at states whose first answer was
+    legal), and the verdict for each distinct answer. Tables can have millions of states
+    (Big Pig), so answers are judged once per distinct value and compared in bulk; the
+    state-by-state lists are built only when something is wrong.
+    """
+    n = len(first)
+    verdicts = _verdicts(rules, first)
+    bad = {k for k, v in verdicts.items() if isinstance(v, IllegalChoice)}
+    illegal = []
+    if bad:
+        illegal = [
+            Fault(i, str(verdicts[_key(first[i])])) for i in range(n) if _key(first[i]) in bad
+        ]
+    unstable = []
+    if not (first == second and list(map(type, first)) == list(map(type, second))):
+        unstable = [
+            Fault(i, f"returned {first[i]!r}, then {second[i]!r} when called again")
+            for i in range(n)
+            if not _same(first[i], second[i]) and _key(first[i]) not in bad
+        ]
+    return illegal, unstable, verdicts
+
+
 def table_from_answers(
     rules: RuleSet, first: Sequence[Any], second: Sequence[Any], where: str
 ) -> DecisionTable:
-    """Validate raw answers of both passes and build the table; StrategyError on the first fault.
-
-    Tables can have millions of states (Big Pig), so answers are judged once per distinct
-    value and compared in bulk; the state-by-state search runs only to name a fault.
-    """
+    """Validate raw answers of both passes and build the table; StrategyError on the first fault
+    (NotDeterministic when that is an answer that changed)."""
     n = int(np.prod(rules.obs_shape))
     if len(first) != n or len(second) != n:
         raise StrategyError(where, f"answered {len(first)} states, expected {n}")
-    verdicts = _verdicts(rules, first)
-    bad = {k for k, v in verdicts.items() if isinstance(v, IllegalChoice)}
-    illegal = _first_index(lambda i: _key(first[i]) in bad, n) if bad else n
-    same = first == second and list(map(type, first)) == list(map(type, second))
-    changed = n if same else _first_index(lambda i: not _same(first[i], second[i]), n)
-    if illegal <= changed and illegal < n:
-        raise StrategyError(
-            where, f"illegal move: {verdicts[_key(first[illegal])]}", rules.obs_args(illegal)
-        )
-    if changed < n:
+    illegal, unstable, verdicts = find_faults(rules, first, second)
+    if illegal and (not unstable or illegal[0].index < unstable[0].index):
+        fault = illegal[0]
+        raise StrategyError(where, f"illegal move: {fault.problem}", rules.obs_args(fault.index))
+    if unstable:
+        fault = unstable[0]
         raise NotDeterministic(
-            where,
-            f"not deterministic: returned {first[changed]!r}, then {second[changed]!r}"
-            " when called again",
-            rules.obs_args(changed),
+            where, f"not deterministic: {fault.problem}", rules.obs_args(fault.index)
         )
     kinds = {k[0] for k in verdicts}
     if kinds == {int} and all(v == k[1] for k, v in verdicts.items()):
@@ -131,10 +158,6 @@ def _distinct(answers: Sequence[Any]) -> list[Any]:
         return [v for _, v in set(zip(map(type, answers), answers, strict=True))]
     except TypeError:  # an unhashable answer: judge each one
         return list(answers)
-
-
-def _first_index(test: Callable[[int], bool], n: int) -> int:
-    return next((i for i in range(n) if test(i)), n)
 
 
 def tabulate(strategy: Callable, rules: RuleSet, where: str) -> DecisionTable:

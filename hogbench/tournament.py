@@ -33,8 +33,9 @@ from joblib import Parallel, delayed, parallel_config
 from hogbench import exact, sandbox, simulate
 from hogbench.discovery import Entry, discover
 from hogbench.duel import decision_z, play_mc, player
+from hogbench.entrants import Entrant, Spec
 from hogbench.errors import HogbenchError, StrategyError, UsageError
-from hogbench.loading import Entrant, Spec, load_entrant
+from hogbench.loading import load_entrant
 from hogbench.processes import die_with_parent
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
@@ -47,7 +48,8 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 MODES = ("exact", "mc")
-BACKENDS = ("local", "dask", "ray")
+#: Where pairs are played: this machine (joblib), or a Dask cluster (the way out of one machine).
+BACKENDS = ("local", "dask")
 DEFAULT_GAMES = 10_000
 DEFAULT_LIVE_BUDGET = 120.0
 #: Most pairs in one joblib task: enough to make the task overhead small against the engine's
@@ -434,16 +436,12 @@ def play_batch(
     die_with_parent()
     rules = _resident(rules)
     players = {name: _writable(p) for name, p in players.items()}
-    results: list[PairResult | PairFailure] = []
+    results = _play_exact(rules, players, [k for k in keys if k.mode == "exact"])
     for key in keys:
+        if key.mode == "exact":
+            continue
         start = time.perf_counter()
         try:
-            if key.mode == "exact":
-                values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
-                results.append(
-                    PairResult(key, values.first, values.second, None, time.perf_counter() - start)
-                )
-                continue
             joint, _, _ = play_mc(
                 rules,
                 players[key.a],
@@ -466,6 +464,41 @@ def play_batch(
         seconds = time.perf_counter() - start
         results.append(PairResult(key, first, second, flat, seconds))
     return results
+
+
+def _play_exact(
+    rules: RuleSet, players: dict[str, simulate.Player], keys: list[PairKey]
+) -> list[PairResult | PairFailure]:
+    """Exact pairs, an entrant's pairs together: one pass of the engine serves one entrant
+    against all its opponents in the batch (``exact.evaluate_many``)."""
+    by_a: dict[str, list[PairKey]] = {}
+    for key in keys:
+        by_a.setdefault(key.a, []).append(key)
+    results: list[PairResult | PairFailure] = []
+    for a, group in by_a.items():
+        start = time.perf_counter()
+        try:
+            values = exact.evaluate_many(rules, players[a][1], [players[k.b][1] for k in group])
+        except HogbenchError:  # one pair that cannot be evaluated fails alone
+            results += [_play_exact_pair(rules, players, key) for key in group]
+            continue
+        seconds = (time.perf_counter() - start) / len(group)
+        results += [
+            PairResult(key, v.first, v.second, None, seconds)
+            for key, v in zip(group, values, strict=True)
+        ]
+    return results
+
+
+def _play_exact_pair(
+    rules: RuleSet, players: dict[str, simulate.Player], key: PairKey
+) -> PairResult | PairFailure:
+    start = time.perf_counter()
+    try:
+        values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
+    except HogbenchError as exc:
+        return PairFailure(key, str(exc), False)
+    return PairResult(key, values.first, values.second, None, time.perf_counter() - start)
 
 
 def _writable(p: simulate.Player) -> simulate.Player:
@@ -535,7 +568,7 @@ def _dispatch(
 
 
 class _cluster:
-    """Connect to (or start) a Dask or Ray cluster for joblib's backend of that name."""
+    """Connect to (or start) a Dask cluster for joblib's dask backend."""
 
     def __init__(self, backend: str, scheduler: str | None, jobs: int) -> None:
         self.backend, self.scheduler, self.jobs = backend, scheduler, jobs
@@ -558,24 +591,12 @@ class _cluster:
                 raise HogbenchError(
                     f"cannot reach the Dask scheduler at {self.scheduler}: {exc}"
                 ) from None
-        elif self.backend == "ray":
-            try:
-                import ray
-                from ray.util.joblib import register_ray
-            except ImportError:
-                raise UsageError("--backend ray needs Ray: pip install 'hogbench[ray]'") from None
-            register_ray()
-            ray.init(address=self.scheduler or None, ignore_reinit_error=True)
-            self.client = ray
         else:
             raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend}")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.backend == "dask":
-            self.client.close()
-        else:
-            self.client.shutdown()
+        self.client.close()
 
 
 def _portable(entrant: Entrant) -> Entrant:

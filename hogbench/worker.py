@@ -295,10 +295,11 @@ class Refused(Exception):
 
 
 def pick_strategy(namespace, names, arity, name, module, where):
-    """Choose the strategy function exactly as ``hogbench.loading.find_strategy`` does.
+    """Choose the strategy function in a loaded file's NAMESPACE (the only place it is chosen).
 
-    That function cannot be imported here (it needs numba), so this is its twin; a test checks
-    that the two agree, messages included.
+    NAME if given; else the first of NAMES (the rule set's ``strategy_names``) present; else the
+    one public function defined in MODULE (not imported into it) taking ARITY arguments.
+    Refused names the candidates otherwise.
     """
     if name is not None:
         func = namespace.get(name)

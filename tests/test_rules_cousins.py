@@ -20,7 +20,7 @@ from hogbench import exact, simulate
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.loading import load_entrant, parse_spec
 from hogbench.rules import big_pig, get_rules, greed, pig
-from hogbench.rules.base import MAX_TRANSITIONS, OTHER, SAME, WIN, _count_transitions
+from hogbench.rules.base import OTHER, SAME, WIN
 from hogbench.tables import tabulate
 
 # ---------------------------------------------------------------------------------------------
@@ -456,11 +456,14 @@ def test_greed_monte_carlo_agrees_with_exact():
 
 
 def test_greed_model_fits_in_memory_at_goal_100():
-    """max_dice = 50 keeps every outcome of every choice tabulated (see the module docstring)."""
+    """max_dice = 50 keeps every outcome of every choice in the exact engine's rows (see the
+    module docstring): the count the engine itself checks against its limit."""
     m = get_rules("greed").model
     assert len(m.choices) == 51
-    size = _count_transitions(m.roll_kind, m.params, m.n_states, m.choices, m.dist_ptr)
-    assert size <= MAX_TRANSITIONS
+    size = exact._count_entries(
+        m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * exact.MAX_ROW_ENTRIES
+    )
+    assert size <= exact.MAX_ROW_ENTRIES
 
 
 # ---------------------------------------------------------------------------------------------

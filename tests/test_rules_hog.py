@@ -18,6 +18,7 @@ from math import factorial, prod
 import numpy as np
 import pytest
 
+from hogbench import exact
 from hogbench.errors import IllegalChoice
 from hogbench.exact import evaluate
 from hogbench.rules import get_rules
@@ -37,6 +38,17 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 class _Stop(Exception):
     pass
+
+
+def moves_to_the_other_player(model) -> tuple[np.ndarray, np.ndarray]:
+    """(state, successor) for every outcome of every choice after which the other player moves,
+    read from the exact engine's own rows (row ``ci * n + i`` is choice ci at order[i]; an entry
+    is 2 * successor + 1 when the other player moves next)."""
+    _, row_ptr, _, row_to, _ = exact.engine(model).rows
+    assert len(row_ptr) > 1, "this model has no rows"
+    rows = np.repeat(np.arange(len(row_ptr) - 1), np.diff(row_ptr))
+    moving = (row_to & 1) == 1
+    return model.order[rows[moving] % len(model.order)], row_to[moving] >> 1
 
 
 def scores_after_turns(game, turns):
@@ -438,11 +450,11 @@ def test_su20_goal_100_always_roll_6_against_4():
 def test_su20_model_shape():
     model = get_rules("hog-su20").model
     assert model.n_states == 100 * 100 * 14 * 14
-    assert not model.transitions.available
+    assert not exact.engine(model).has_rows  # over MAX_ROW_ENTRIES: resolved on the fly
     assert np.array_equal(model.observation[model.canonical], np.arange(100 * 100))
     assert model.canonical[0] == model.start
     off = get_rules("hog-su20", feral_hogs=False).model
-    assert off.n_states == 100 * 100 and off.transitions.available
+    assert off.n_states == 100 * 100 and exact.engine(off).has_rows
 
 
 def test_su20_levels_are_independent():
@@ -453,10 +465,8 @@ def test_su20_levels_are_independent():
     level_of = np.empty(m.n_states, dtype=np.int64)
     for level in range(len(m.level_ptr) - 1):
         level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
-    t = m.transitions
-    rows = np.repeat(np.arange(len(t.row_ptr) - 1), np.diff(t.row_ptr))
-    moving = (t.codes & 7) == OTHER
-    assert np.all(level_of[t.codes[moving] >> 3] < level_of[rows[moving] // len(m.choices)])
+    state, successor = moves_to_the_other_player(m)
+    assert np.all(level_of[successor] < level_of[state])
 
 
 @pytest.mark.parametrize("feral_hogs", [True, False])
@@ -633,11 +643,8 @@ def test_contest_levels_put_successors_first():
         model = get_rules("hog-contest", goal=40, pork_chop=pork_chop).model
         position = np.empty(model.n_states, dtype=np.int64)
         position[model.order] = np.arange(model.n_states)
-        t = model.transitions
-        n_choices = len(model.choices)
-        rows = np.repeat(np.arange(len(t.row_ptr) - 1), np.diff(t.row_ptr))
-        moving = (t.codes & 7) == OTHER
-        assert np.all(position[t.codes[moving] >> 3] < position[rows[moving] // n_choices])
+        state, successor = moves_to_the_other_player(model)
+        assert np.all(position[successor] < position[state])
 
 
 def contest_recursion(strategy_a, strategy_b, goal, pork_chop):

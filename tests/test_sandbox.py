@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from hogbench import sandbox, worker
+from hogbench import sandbox, verdicts, worker
 from hogbench.check import check_file
 from hogbench.errors import HogbenchError, StrategyError
-from hogbench.loading import find_strategy, load_entrant, parse_spec
+from hogbench.loading import load_entrant, parse_spec
 from hogbench.rules import get_rules
 from hogbench.tables import call_everywhere
 
@@ -235,11 +235,11 @@ def test_corrupted_cache_entries_are_ignored(tmp_path, bwrap, monkeypatch):
     rules = get_rules("hog-su21", 10)
     spec = str(FILES / "good_su21.py")
     first = load_entrant(spec, rules)
-    for entry in sandbox.cache_dir().glob("*.json"):
+    for entry in verdicts.cache_dir().glob("*.json"):
         entry.write_text('{"version": 1, "function": "final_strategy", "choices": [')
     again = load_entrant(spec, rules)
     assert again.key == first.key and again.name == "Test Team"
-    for entry in sandbox.cache_dir().glob("*.json"):
+    for entry in verdicts.cache_dir().glob("*.json"):
         entry.write_text(entry.read_text().replace("[0", "[true"))  # a bool is no move
     assert load_entrant(spec, rules).key == first.key
 
@@ -327,7 +327,9 @@ def test_worker_answers_in_call_everywhere_order(bwrap):
     assert (answers.first, answers.second) == (first, second)
 
 
-def test_worker_picks_the_strategy_like_find_strategy():
+def test_the_worker_picks_the_strategy_as_the_rules_say():
+    """final_strategy, else strategy, else the one public function of the rule set's arity; a
+    name given wins; anything else is refused with the candidates named."""
     rules = get_rules("hog-su21", 10)
 
     def two(a, b):
@@ -339,27 +341,25 @@ def test_worker_picks_the_strategy_like_find_strategy():
     def three(a, b, c):
         return 3
 
-    namespaces = [
-        {"final_strategy": two, "strategy": other},
-        {"strategy": other, "helper": three},
-        {"mine": two},
-        {"mine": two, "yours": other},
-        {"mine": three},
-        {"_private": two},
-    ]
-    for namespace in namespaces:
-        for name in (None, "mine", "absent"):
-            try:
-                expected = find_strategy(namespace, rules, name, "x.py")
-            except StrategyError as exc:
-                expected = exc.problem
-            try:
-                got = worker.pick_strategy(
-                    namespace, rules.strategy_names, len(rules.strategy_args), name, "", "x.py"
-                )
-            except worker.Refused as exc:
-                got = str(exc)
-            assert got == expected, (namespace, name)
+    def pick(namespace, name=None):
+        try:
+            return worker.pick_strategy(
+                namespace, rules.strategy_names, len(rules.strategy_args), name, "", "x.py"
+            )[0]
+        except worker.Refused as exc:
+            return str(exc)
+
+    assert pick({"final_strategy": two, "strategy": other}) == "final_strategy"
+    assert pick({"strategy": other, "helper": three}) == "strategy"
+    assert pick({"mine": two}) == "mine"
+    assert pick({"mine": two, "yours": other}) == (
+        "ambiguous strategy: no final_strategy or strategy, and 2 candidates (mine, yours);"
+        " name one as x.py:NAME"
+    )
+    assert pick({"mine": three}).startswith("no strategy function: define final_strategy")
+    assert pick({"_private": two}).startswith("no strategy function")
+    assert pick({"mine": two, "yours": other}, "yours") == "yours"
+    assert pick({"mine": two}, "absent") == "no function named 'absent'"
 
 
 def test_check_command(arena, bwrap):
@@ -417,11 +417,11 @@ def test_an_altered_cache_entry_is_not_trusted(arena, bwrap):
     rules = get_rules("hog-su21", 10)
     assert set(load_entrant(str(target), rules).table.choices.tolist()) == {4}
     (entry,) = (
-        (sandbox.cache_dir()).glob("*.json")
+        (verdicts.cache_dir()).glob("*.json")
         if False
-        else [p for p in sandbox.cache_dir().glob("*.json") if '"choices": [4, 4' in p.read_text()][
-            :1
-        ]
+        else [
+            p for p in verdicts.cache_dir().glob("*.json") if '"choices": [4, 4' in p.read_text()
+        ][:1]
     )
     entry.write_text(entry.read_text().replace("[4, 4", "[0, 4"))
     again = load_entrant(str(target), rules)  # rebuilt from the file, not read from the entry

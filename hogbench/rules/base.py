@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hogbench.errors import IllegalChoice, UsageError
-from hogbench.jit import compiled, jit, kernel
+from hogbench.jit import compiled, jit
 
 # Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
 OTHER = 0  # the other player moves next, at next_state (seen from their side)
@@ -136,109 +136,10 @@ class GameModel:
         for name in ("roll_kind", "resolve", "q_keys", "resolve_row"):
             object.__setattr__(self, name, compiled(getattr(self, name)))
 
-    @functools.cached_property
-    def transitions(self) -> Transitions:
-        """Every (state, choice) outcome resolved once, when that fits in memory.
-
-        Resolving digits and bonuses costs more than the engines' arithmetic, so engines run on
-        these arrays when they exist; with too many states (hog-su20 with Feral Hogs state) they
-        call ``resolve`` directly and ``transitions`` is empty.
-        """
-        m = self
-        n_choices = len(m.choices)
-        size = _count_transitions(m.roll_kind, m.params, m.n_states, m.choices, m.dist_ptr)
-        if size > MAX_TRANSITIONS:
-            return Transitions.empty()
-        row_ptr = np.zeros(m.n_states * n_choices + 1, dtype=np.int64)
-        codes = np.empty(size, dtype=np.int64)
-        probs = np.empty(size, dtype=np.float64)
-        _fill_transitions(
-            m.roll_kind,
-            m.resolve,
-            m.params,
-            m.n_states,
-            m.choices,
-            m.dist_ptr,
-            m.dist_value,
-            m.dist_prob,
-            row_ptr,
-            codes,
-            probs,
-        )
-        return Transitions(row_ptr, codes, probs)
-
-
-#: Above this many (state, choice, outcome) entries the engines resolve outcomes on the fly.
-MAX_TRANSITIONS = 25_000_000
-
-
-@dataclass(frozen=True)
-class Transitions:
-    """CSR arrays: row ``x * len(choices) + i`` lists the outcomes of choices[i] at state x."""
-
-    row_ptr: np.ndarray
-    codes: np.ndarray  # outcome(next_state, kind)
-    probs: np.ndarray
-
-    @classmethod
-    def empty(cls) -> Transitions:
-        return cls(np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
-
-    @property
-    def available(self) -> bool:
-        return len(self.row_ptr) > 1
-
 
 def rule_function_types(t):
-    """numba types of the roll_kind and resolve functions the transition kernels take."""
+    """numba types of the roll_kind and resolve functions the kernels take."""
     return t.FunctionType(roll_kind_signature(t)), t.FunctionType(resolve_signature(t))
-
-
-def _count_transitions_signature(t):
-    roll_kind, _ = rule_function_types(t)
-    return t.int64(roll_kind, t.int64[::1], t.int64, t.int64[::1], t.int64[::1])
-
-
-@kernel(_count_transitions_signature)
-def _count_transitions(roll_kind, params, n_states, choices, dist_ptr):
-    total = 0
-    for x in range(n_states):
-        for c in choices:
-            k = roll_kind(params, x, c)
-            total += dist_ptr[k + 1] - dist_ptr[k]
-    return total
-
-
-def _fill_transitions_signature(t):
-    i8, f8 = t.int64[::1], t.float64[::1]
-    return t.void(*rule_function_types(t), i8, t.int64, i8, i8, i8, f8, i8, i8, f8)
-
-
-@kernel(_fill_transitions_signature)
-def _fill_transitions(
-    roll_kind,
-    resolve,
-    params,
-    n_states,
-    choices,
-    dist_ptr,
-    dist_value,
-    dist_prob,
-    row_ptr,
-    codes,
-    probs,
-):
-    j = 0
-    row = 0
-    for x in range(n_states):
-        for c in choices:
-            k = roll_kind(params, x, c)
-            for d in range(dist_ptr[k], dist_ptr[k + 1]):
-                codes[j] = resolve(params, x, c, dist_value[d])
-                probs[j] = dist_prob[d]
-                j += 1
-            row += 1
-            row_ptr[row] = j
 
 
 def distribution_table(rows: list[dict[int, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,112 @@
+"""The verdict cache: what a strategy file got (its table, or why it cannot play), by content.
+
+An entry is keyed on everything a verdict depends on (the files' digest, the function asked
+for, the rule set, the options that change what a worker may do, and the source of the code
+that judges), and sealed (``hogbench.cache``), so an altered entry is not trusted.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from hogbench.cache import cache_root, read_sealed, write_sealed
+from hogbench.entrants import Entrant, Spec
+from hogbench.errors import IllegalChoice, StrategyError
+from hogbench.rules.base import RuleSet
+from hogbench.sandbox import SandboxOptions
+from hogbench.tables import DecisionTable
+
+#: The modules that turn a worker's answers into a verdict: a change to any of them retires
+#: every entry.
+JUDGES = ("sandbox.py", "worker.py", "tables.py", "submission.py", "loading.py")
+
+
+def cache_dir() -> Path:
+    return cache_root() / "tables"
+
+
+def key(spec: Spec, rules: RuleSet, digest: str, opts: SandboxOptions) -> str:
+    """Everything a verdict depends on: the files' digest, the function asked for, the rule
+    set, and the options that change what the worker may do (imports, memory); and the source
+    of the code that judges it, so no entry outlives that code."""
+    text = f"{digest}\0{spec.function}\0{rules.key}\0{opts.allow_imports}\0{opts.memory_mb}"
+    return hashlib.sha256(f"{_judge_digest()}\0{text}".encode()).hexdigest()[:32]
+
+
+@functools.cache
+def _judge_digest() -> str:
+    h = hashlib.sha256()
+    for name in JUDGES:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()
+
+
+def read(key: str, spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -> Entrant | None:
+    """The cached verdict: an Entrant, or the StrategyError the file got (raised again, so a
+    hang costs its limit once). None when there is no sound entry for this limit."""
+    entry = read_sealed(cache_dir() / f"{key}.json", key)
+    if entry is None:
+        return None
+    try:
+        failure = entry.get("failure")
+        if failure is not None:
+            if failure["timed_out"] and opts.time_limit > entry["time_limit"]:
+                return None  # a more generous limit may let it finish: run it again
+            state = tuple(failure["state"]) if failure["state"] is not None else None
+            raise StrategyError(failure["where"], failure["problem"], state, failure["detail"])
+        function, team, seconds = entry["function"], entry["team"], entry["seconds"]
+        choices, live_reason, notes = entry["choices"], entry["live_reason"], entry["notes"]
+        if seconds > opts.time_limit:
+            return None  # measured slower than this limit allows: run it again
+        if choices is None:
+            table = None
+        else:
+            array = np.array(choices, dtype=np.int64)
+            if len(array) != int(np.prod(rules.obs_shape)):
+                return None
+            for value in np.unique(array):
+                rules.choice(int(value))
+            table = DecisionTable(rules.name, rules.goal, array)
+            live_reason = None
+    except (ValueError, KeyError, TypeError, IllegalChoice):
+        return None  # not an entry this version wrote: ignored, and rewritten
+    return Entrant(
+        spec,
+        team or spec.text,
+        table,
+        digest[:16],
+        live_reason=live_reason,
+        function=function,
+        notes=[str(note) for note in notes],
+    )
+
+
+def write(key: str, entrant: Entrant, seconds: float) -> None:
+    """Keep a file's verdict: its table (or why it plays live), name and notes."""
+    entry = {
+        "function": entrant.function,
+        "team": None if entrant.name == entrant.spec.text else entrant.name,
+        "seconds": seconds,
+        "choices": None if entrant.table is None else entrant.table.choices.tolist(),
+        "live_reason": entrant.live_reason,
+        "notes": entrant.notes,
+    }
+    write_sealed(cache_dir() / f"{key}.json", key, entry)
+
+
+def write_failure(key: str, exc: StrategyError, opts: SandboxOptions) -> None:
+    """Keep why a file cannot play, so a hang costs its limit once."""
+    failure = {
+        "where": exc.where,
+        "problem": exc.problem,
+        "state": None if exc.state is None else list(exc.state),
+        "detail": exc.detail,
+        "timed_out": "timed out" in exc.problem,
+    }
+    write_sealed(
+        cache_dir() / f"{key}.json", key, {"failure": failure, "time_limit": opts.time_limit}
+    )

@@ -1,0 +1,73 @@
+"""The package's layout: data flows one way, so no two modules import each other.
+
+The graph is of module-level imports between hogbench's own modules (imports inside functions
+are how the CLI stays quick to start, and are left out). The door for submitted code is
+``loading`` -> (``verdicts`` | ``sandbox``) -> ``tables``: the sandbox knows nothing of loading.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).parent.parent / "hogbench"
+
+
+def imports(path: Path) -> set[str]:
+    """The hogbench modules a file imports at module level (``hogbench.x`` -> ``x``)."""
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("hogbench"):
+            if node.module == "hogbench":
+                found |= {alias.name for alias in node.names}
+            else:
+                found.add(node.module.removeprefix("hogbench."))
+        elif isinstance(node, ast.Import):
+            found |= {a.name.removeprefix("hogbench.") for a in node.names if "hogbench." in a.name}
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+    return {name: imports(path) & set(modules) for name, path in modules.items()}
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    edges = graph()
+    cycles = []
+
+    def visit(name: str, trail: list[str]) -> None:
+        for nxt in sorted(edges.get(name, ())):
+            if nxt in trail:
+                cycles.append(" -> ".join([*trail[trail.index(nxt) :], nxt]))
+            elif len(trail) < 20:
+                visit(nxt, [*trail, nxt])
+
+    for start in edges:
+        visit(start, [start])
+    assert not cycles, sorted(set(cycles))[:5]
+
+
+def test_the_sandbox_is_below_the_door():
+    edges = graph()
+    assert {"sandbox", "verdicts"} <= edges["loading"]
+    assert not {"loading", "verdicts", "check", "tournament", "cli"} & edges["sandbox"]
+
+
+def test_compiled_code_leaves_module_names_alone():
+    """jit registers its wrapper with numba's typing instead of rewriting module namespaces:
+    after the engines have compiled a rule set, its module still names its own functions."""
+    import numpy as np
+
+    from hogbench import exact, jit
+    from hogbench.rules import get_rules
+    from hogbench.rules import hog_su21 as su21
+
+    rules = get_rules("hog-su21", 30)
+    table = np.full(30 * 30, 4)
+    assert 0 < exact.evaluate(rules, table, np.full(30 * 30, 6)).first < 1
+    assert isinstance(su21.piggy_points, jit.Compiled)
+    assert su21.piggy_points(39) == su21.piggy_points.func(39)
