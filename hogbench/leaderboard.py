@@ -111,6 +111,11 @@ def _details(data: dict[str, Any], board: Any, p: int, ids: list[str]) -> str:
             f" on average over {counted} opponents, at most {pct(s['regret_max'], 2)}"
             f' (against <a href="#{ids[worst]}">{esc(board.names[worst])}</a>)</p>'
         )
+    elif s["exact_pairs"] == 0:
+        lines.append(
+            "<p><b>Regret against the best response:</b> none: only exact pairs have one,"
+            " and all of these are Monte Carlo.</p>"
+        )
     else:
         lines.append(
             f"<p><b>Regret against the best response:</b> {esc(data['best_response'])}</p>"

@@ -389,7 +389,8 @@ def board(result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS) -> Bo
             decided = _decision(result, r)
             undecided[p, q] = decided == UNDECIDED
             scored[p, q] = r.win_rate > t.threshold and (decided != UNDECIDED or t.score_undecided)
-    best, note = best_responses(result, order, budget)
+    # Only opponents met in an exact pair need a best response (regret is for exact pairs).
+    best, note = best_responses(result, order, budget, exact.any(axis=0))
     names = [s.name for s in result.standings]
     return Board(names, rates, scored, exact, undecided, best, note, t.threshold)
 
@@ -398,10 +399,13 @@ _BEST: dict[tuple[str, str], float] = {}  # (rule set key, table hash) -> best r
 
 
 def best_responses(
-    result: TournamentResult, order: list[int], budget: float = BEST_RESPONSE_SECONDS
+    result: TournamentResult,
+    order: list[int],
+    budget: float = BEST_RESPONSE_SECONDS,
+    needed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, str]:
-    """The best response's average win rate against each entrant in ORDER (NaN where not
-    computed), and a note on what these numbers are.
+    """The best response's average win rate against each entrant in ORDER where NEEDED (NaN
+    where not computed), and a note on what these numbers are.
 
     The best response to a decision table is found exactly (``exact.solve``, a few milliseconds
     for Hog); live strategies have none. Where the game's state holds more than a strategy sees,
@@ -413,7 +417,12 @@ def best_responses(
     rules = result.tournament.rules
     best = np.full(len(order), np.nan)
     tables = [result.active[i].entrant for i in order]
-    wanted = [e is not None and e.tableable for e in tables]
+    if needed is not None and not needed.any():
+        return best, "not computed: no pair is exact (regret needs exact win rates)"
+    wanted = [
+        e is not None and e.tableable and (needed is None or bool(needed[p]))
+        for p, e in enumerate(tables)
+    ]
     if not any(wanted):
         return best, "not computed: no entrant here is a decision table at hand"
     began = time.perf_counter()
@@ -451,6 +460,11 @@ def result_data(result: TournamentResult, the_board: Board | None = None) -> dic
     counts of its game pairs, ``joint[3 * r1 + r2]``: pairs in which a's game moving first ended
     r1 and its game moving second r2 (0 won, 1 lost, 2 tied); wins, losses, ties and each
     seating's rate follow from them. Its seed is ``pair_seed`` of the two entrants' keys.
+
+    Each standing has ``regret``: the win rate it gives up against the exact best response to
+    each opponent, averaged over its exact pairs (``regret_max`` the largest, against the entrant
+    at position ``regret_max_against``), and ``best_response_win_rate``: how well the best
+    response does against it. ``best_response`` says how they were computed, or why not.
     """
     t = result.tournament
     b = the_board if the_board is not None else board(result)

@@ -156,6 +156,11 @@ def test_300_entrants_fit_in_the_size_limits(pages, mode):
     if mode == "mc":  # what a Monte Carlo pair adds: its joint counts and interval
         assert size / len(pairs) < 90
         assert all(sum(row[-1]) == 5000 for row in pairs[:100])
+        # Regret is for exact pairs only: the page says so rather than make one up.
+        assert all(s["regret"] is None for s in data["standings"])
+        assert data["best_response"].startswith("not computed: no pair is exact")
+        page = (out / "index.html").read_text(encoding="utf-8")
+        assert page.count("only exact pairs have one") == 300
 
 
 def test_without_javascript_every_student_is_on_the_page(pages):
