@@ -23,6 +23,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from hogbench import stats
 from hogbench.duel import decision_z
 from hogbench.stats import UNDECIDED
 from hogbench.store import PairResult
@@ -356,6 +357,9 @@ class Board:
     scored: np.ndarray  # [p, q]: p took the match point from q
     exact: np.ndarray  # [p, q]: the result is exact
     undecided: np.ndarray  # [p, q]: a Monte Carlo pair still undecided at its cap
+    low: np.ndarray  # [p, q]: a Monte Carlo rate's paired 95% interval (NaN where exact)
+    high: np.ndarray
+    decisions: dict[tuple[int, int], str]  # (p, q): ABOVE, BELOW or UNDECIDED (Monte Carlo)
     best: np.ndarray  # [q]: the best response's win rate against q (NaN: not computed)
     best_note: str  # what the best responses are, or why some are missing
     threshold: float
@@ -378,21 +382,30 @@ def board(result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS) -> Bo
     scored = np.zeros((n, n), bool)
     exact = np.zeros((n, n), bool)
     undecided = np.zeros((n, n), bool)
+    low, high = np.full((n, n), np.nan), np.full((n, n), np.nan)
+    decisions: dict[tuple[int, int], str] = {}
     position = {i: p for p, i in enumerate(order)}
     for (i, j), r in result.results.items():
         p, q = position[i], position[j]
-        rates[p, q] = r.win_rate
         exact[p, q] = r.exact
         if r.exact:
+            rates[p, q] = r.win_rate
             scored[p, q] = r.win_rate > t.threshold
-        else:
-            decided = _decision(result, r)
-            undecided[p, q] = decided == UNDECIDED
-            scored[p, q] = r.win_rate > t.threshold and (decided != UNDECIDED or t.score_undecided)
+            continue
+        # The paired estimate once per cell: at 300 entrants there are 89,700 of them.
+        estimate = r.paired
+        rates[p, q] = estimate.win_rate
+        low[p, q], high[p, q] = estimate.interval()
+        decided = stats.decision(estimate, t.threshold, decision_z(r.key.games))
+        decisions[p, q] = decided
+        undecided[p, q] = decided == UNDECIDED
+        scored[p, q] = rates[p, q] > t.threshold and (decided != UNDECIDED or t.score_undecided)
     # Only opponents met in an exact pair need a best response (regret is for exact pairs).
     best, note = best_responses(result, order, budget, exact.any(axis=0))
     names = [s.name for s in result.standings]
-    return Board(names, rates, scored, exact, undecided, best, note, t.threshold)
+    return Board(
+        names, rates, scored, exact, undecided, low, high, decisions, best, note, t.threshold
+    )
 
 
 _BEST: dict[tuple[str, str], float] = {}  # (rule set key, table hash) -> best response's rate
@@ -507,10 +520,10 @@ def result_data(result: TournamentResult, the_board: Board | None = None) -> dic
                 [a, bb, *(round(x, EXACT_DIGITS) for x in (r.first, r.second, r.win_rate))]
             )
         else:
-            low, high = r.interval
+            numbers = (b.rates[a, bb], b.low[a, bb], b.high[a, bb])
             mc_rows.append(
-                [a, bb, *(round(x, MC_DIGITS) for x in (r.win_rate, low, high))]
-                + [_decision(result, r), list(r.counts)]
+                [a, bb, *(round(float(x), MC_DIGITS) for x in numbers)]
+                + [b.decisions[a, bb], list(r.counts)]
             )
     return {
         "tournament": t.name,
@@ -577,14 +590,16 @@ def write_reports(result: TournamentResult, out: Path) -> list[Path]:
     columns = ["a", "b", "mode", "win_rate", "ci_low", "ci_high", "decision", "pairs"]
     columns += ["wins", "losses", "ties", "games"]
     pair_rows: list[list[Any]] = [columns]
+    position = {i: p for p, i in enumerate(s.index for s in result.standings)}
+    b = the_board
     for i, j, r in _pairs(result):
-        row: list[Any] = [result.active[i].name, result.active[j].name, r.key.mode, r.win_rate]
+        p, q = position[i], position[j]
+        row: list[Any] = [names[p], names[q], r.key.mode, float(b.rates[p, q])]
         if r.exact:
-            row += ["", "", "above" if r.win_rate > result.tournament.threshold else "below"]
-            row += ["", "", "", "", ""]
+            row += ["", "", "above" if b.scored[p, q] else "below", "", "", "", "", ""]
         else:
-            low, high = r.interval
-            row += [low, high, _decision(result, r), r.paired.pairs, *r.totals, r.key.games]
+            row += [float(b.low[p, q]), float(b.high[p, q]), b.decisions[p, q], sum(r.counts)]
+            row += [*r.totals, r.key.games]
         pair_rows.append(row)
     _write_csv(paths[2], pair_rows)
     paths[3].write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
