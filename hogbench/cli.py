@@ -545,6 +545,10 @@ def sweep(
         raise UsageError(f"--to ({high}) is below --from ({low})")
     if games is not None and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
+    if png:
+        from hogbench.plots import require
+
+        require()
     rule_set = _rules(rules, goal, option)
     seed = random.randrange(2**32) if seed is None else seed
     points = run_sweep(
@@ -601,10 +605,9 @@ def sweep(
 
 
 def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
-    import matplotlib
+    from hogbench.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -1015,6 +1018,8 @@ def analyze(
 
     if top < 0:
         raise UsageError(f"--top must be at least 0, got {top}")
+    if png:
+        plots.require()
     rule_set = _rules(rules, goal, option)
     from hogbench.loading import load_entrant
 
@@ -1094,6 +1099,8 @@ def show(
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
 
+    if png:
+        plots.require()
     rule_set = _rules(rules, goal, option)
     entrant = load_entrant(strategy, rule_set, **door)
     if entrant.table is None:

@@ -1,7 +1,9 @@
 """Pictures of decision tables and of where a strategy loses: terminal grids (Rich) and PNG
-heatmaps (matplotlib, Agg backend, so no display is needed).
+heatmaps (matplotlib, Agg backend, so no display is needed). matplotlib is an extra
+(``pip install 'hogbench[plots]'``): the terminal grids do without it.
 
-A decision table is shown as a 2-D grid: own score down, opponent score across. Tables with a
+A decision table is shown as a 2-D grid: own score down, opponent score across, score 0 at the
+top left in the terminal and in the PNG alike. Tables with a
 third argument are reduced to two dimensions first: a small flag (Greed's ``last``) is shown one
 value at a time, a count (Pig's turn total) as the boundary where the decision first changes,
 for Pig the turn total at which the strategy holds.
@@ -9,20 +11,39 @@ for Pig the turn total at which the strategy holds.
 
 from __future__ import annotations
 
+import math
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from hogbench.errors import UsageError
 from hogbench.rules.base import RuleSet
 
 # Choices are coloured along one colour scale by their order (more dice: further along), with
 # grey for choices below zero (Pork Chop).
 _NEGATIVE = "#9a9a9a"
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: A colour bar lists at most this many choices (Greed has 51: every fifth is labelled).
+MAX_BAR_LABELS = 12
+#: Titles are wrapped at this many characters, so a long one is not cut at the figure's edges.
+TITLE_WIDTH = 60
+#: What to install for PNG output.
+PLOTS_EXTRA = "pip install 'hogbench[plots]'"
+
+# matplotlib's "turbo" colour map as Google's published polynomial fit (Anton Mikhailov, 2019),
+# so that the terminal grid has the PNG's colours without matplotlib: (red, green, blue)
+# coefficients of 1, x, ..., x^5.
+_TURBO = (
+    (0.13572138, 4.61539260, -42.66032258, 132.13108234, -152.94239396, 59.28637943),
+    (0.09140261, 2.19418839, 4.84296658, -14.18503333, 4.27729857, 2.82956604),
+    (0.10667330, 12.64194608, -60.58204836, 110.36276771, -89.90310912, 27.34824973),
+)
 
 
 @dataclass(frozen=True)
@@ -75,13 +96,22 @@ def _symbol(choice: int) -> str:
     return _DIGITS[choice] if choice < len(_DIGITS) else "+"
 
 
-def _colour(rules: RuleSet, choice: int) -> str:
-    import matplotlib
+def turbo(x: float) -> str:
+    """The turbo colour at X in [0, 1] as #rrggbb (within about 20 of 255 levels of
+    matplotlib's between 0.08 and 0.92, the range the pictures use)."""
+    x = min(max(x, 0.0), 1.0)
+    powers = [x**k for k in range(6)]
+    levels = (
+        min(max(sum(c * p for c, p in zip(cs, powers, strict=True)), 0.0), 1.0) for cs in _TURBO
+    )
+    return "#" + "".join(f"{round(255 * v):02x}" for v in levels)
 
+
+def _colour(rules: RuleSet, choice: int) -> str:
     if choice < 0:
         return _NEGATIVE
     top = max(int(rules.model.choices[-1]), 1)
-    return matplotlib.colors.to_hex(matplotlib.colormaps["turbo"](0.08 + 0.84 * choice / top))
+    return turbo(0.08 + 0.84 * choice / top)
 
 
 def _text_colour(hex_colour: str) -> str:
@@ -95,10 +125,10 @@ def terminal_grid(rules: RuleSet, view: View, step: int = 1) -> Group:
     grid = view.grid[::step, ::step]
     rows, cols = grid.shape
     text = Text()
+    every = f", every {step}" if step > 1 else ""
     text.append(
-        f"{view.y_label} ↓  {view.x_label} →  (every {step})\n"
-        if step > 1
-        else f"{view.y_label} ↓  {view.x_label} →\n"
+        f"{view.y_label} ↓ (row labels)  {view.x_label} → (column labels: the tens digit, 3 = 30)"
+        f"{every}; 0 at the top left, as in the PNG\n"
     )
     header = "".join(
         str((j * step // 10) % 10) if (j * step) % 10 == 0 else " " for j in range(cols)
@@ -138,41 +168,94 @@ def _legend(rules: RuleSet, view: View):
     return legend
 
 
-def _pyplot():
-    import matplotlib
+def available() -> bool:
+    """Whether matplotlib is installed (the ``plots`` extra)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
+
+def require(option: str = "--png") -> None:
+    """Fail at once, in one line, when OPTION asks for a PNG and matplotlib is missing: before
+    the work, not after it."""
+    if not available():
+        raise UsageError(f"{option} needs matplotlib, which is not installed: {PLOTS_EXTRA}")
+
+
+def pyplot(option: str = "--png") -> Any:
+    """matplotlib.pyplot on the Agg backend, or a one-line UsageError saying how to get it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError(
+            f"{option} needs matplotlib, which is not installed: {PLOTS_EXTRA}"
+        ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt
 
 
+def wrapped(title: str, width: int = TITLE_WIDTH) -> str:
+    """TITLE on lines of at most WIDTH characters (a long title would run off the figure)."""
+    return "\n".join(textwrap.wrap(title, width)) or title
+
+
+def _bar_ticks(choices: list[int]) -> list[int]:
+    """At most MAX_BAR_LABELS of CHOICES, evenly spaced, the first and the last among them."""
+    if len(choices) <= MAX_BAR_LABELS:
+        return choices
+    step = math.ceil(len(choices) / (MAX_BAR_LABELS - 1))
+    ticks = choices[::step]
+    if ticks[-1] != choices[-1]:
+        if choices.index(choices[-1]) - choices.index(ticks[-1]) < step / 2:
+            ticks = ticks[:-1]
+        ticks.append(choices[-1])
+    return ticks
+
+
+def _scores_axes(ax: Any, x_label: str, y_label: str) -> None:
+    """Score 0 at the top left, as in the terminal grid: own score down, opponent score across
+    (its labels on top, where the grid has them)."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel(f"{x_label} →")
+    ax.set_ylabel(f"← {y_label}")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True))
+
+
 def decision_png(rules: RuleSet, view: View, path: str | Path, title: str) -> Path:
     """The view as a heatmap with a colour legend (number of dice, or the boundary's values)."""
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 6.5), dpi=120)
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 7), dpi=120)
     if view.kind == "choice":
         choices = [int(c) for c in rules.model.choices]
         cmap = ListedColormap([_colour(rules, c) for c in choices])
         bounds = np.arange(choices[0] - 0.5, choices[-1] + 1.5)
         image = ax.imshow(
             view.grid,
-            origin="lower",
+            origin="upper",
             cmap=cmap,
             norm=BoundaryNorm(bounds, cmap.N),
             interpolation="nearest",
         )
-        bar = fig.colorbar(image, ax=ax, ticks=choices, fraction=0.046, pad=0.04)
-        bar.ax.set_yticklabels([rules.describe_choice(c) for c in choices])
+        ticks = _bar_ticks(choices)
+        bar = fig.colorbar(image, ax=ax, ticks=ticks, fraction=0.046, pad=0.04)
+        bar.ax.set_yticklabels([rules.describe_choice(c) for c in ticks])
+        bar.minorticks_off()
     else:
-        image = ax.imshow(view.grid, origin="lower", cmap="viridis", interpolation="nearest")
+        image = ax.imshow(view.grid, origin="upper", cmap="viridis", interpolation="nearest")
         bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-        bar.set_label(view.legend)
-    ax.set_xlabel(view.x_label)
-    ax.set_ylabel(view.y_label)
-    ax.set_title(title)
+        bar.set_label(wrapped(view.legend, 50))
+    _scores_axes(ax, view.x_label, view.y_label)
+    fig.suptitle(wrapped(title))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -184,7 +267,7 @@ def loss_png(
 ) -> Path:
     """Two heatmaps over (own score, opponent score): the expected loss of win probability
     (chance of getting there times the loss there), and the loss if there."""
-    plt = _pyplot()
+    plt = pyplot()
     args = rules.strategy_args
     while expected.ndim > 2:  # a third argument: sum the expected loss, keep the largest loss
         expected = expected.sum(axis=2)
@@ -193,17 +276,109 @@ def loss_png(
     from matplotlib.colors import PowerNorm
 
     for ax, grid, label in (
-        (axes[0], expected, "expected loss (reach × loss)"),
-        (axes[1], largest, "loss when there"),
+        (axes[0], expected, "expected loss (reach × loss), % points"),
+        (axes[1], largest, "loss when there, % points"),
     ):
+        grid = 100 * grid  # percentage points of win rate, as analyze's table says them
         # A power scale: a few early states carry most of the expected loss.
-        norm = PowerNorm(0.4, vmin=0.0, vmax=max(float(grid.max()), 1e-12))
-        image = ax.imshow(grid, origin="lower", cmap="magma_r", norm=norm, interpolation="nearest")
+        norm = PowerNorm(0.4, vmin=0.0, vmax=max(float(grid.max()), 1e-10))
+        image = ax.imshow(grid, origin="upper", cmap="magma_r", norm=norm, interpolation="nearest")
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04).set_label(label)
-        ax.set_xlabel(args[1])
-        ax.set_ylabel(args[0])
-        ax.set_title(label)
-    fig.suptitle(title)
+        _scores_axes(ax, args[1], args[0])
+        ax.set_title(label, pad=28)
+    fig.suptitle(wrapped(title, 100))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return Path(path)
+
+
+# -- tournament pictures -----------------------------------------------------------------------
+#: Up to this many entrants the heatmap names them and dots the cells that scored a point;
+#: beyond, its axes are ranks and a line encloses the cells that scored.
+NAMED_LIMIT = 60
+#: Colours reach full strength this far from the threshold (as on the page).
+COLOUR_SPAN = 0.3
+
+
+def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, float, float]:
+    """The win-rate matrix of a tournament (``report.Board``) as a heatmap: row against
+    column in standings order, a diverging colour map centred on the threshold (red loses,
+    blue wins), the cells that scored a point marked. Returns where the cells are in the
+    picture (left, top, right, bottom, as fractions of its width and height from the top
+    left), so that a page can say which cell is under the pointer."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    plt = pyplot()
+    n = len(board.names)
+    side = min(max(6.0, 0.22 * n + 2.5), 13.0)
+    fig, ax = plt.subplots(figsize=(side + 1.5, side), dpi=100 if n > NAMED_LIMIT else 120)
+    t = board.threshold
+    low, high = max(t - COLOUR_SPAN, 0.0), min(t + COLOUR_SPAN, 1.0)
+    grid = np.ma.masked_invalid(100 * board.rates)
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
+    norm100 = TwoSlopeNorm(vcenter=100 * t, vmin=100 * low, vmax=100 * high)
+    # Cells centred on ranks 1..n, rank 1 at the top left.
+    image = ax.imshow(
+        grid,
+        cmap=cmap,
+        norm=norm100,
+        interpolation="nearest",
+        origin="upper",
+        extent=(0.5, n + 0.5, n + 0.5, 0.5),
+    )
+    rows, cols = np.nonzero(board.scored)
+    if n <= NAMED_LIMIT:
+        ax.scatter(cols + 1, rows + 1, s=max(2.0, 600 / n), c="black", marker=".", linewidths=0)
+        ticks = np.arange(1, n + 1)
+        labels = [f"{k + 1}. {name[:24]}" for k, name in enumerate(board.names)]
+        ax.set_yticks(ticks, labels, fontsize=7)
+        ax.set_xticks(ticks, [str(k) for k in ticks], fontsize=7)
+        ax.set_xlabel("opponent (rank)")
+        mark = "dot: the row scored a point"
+    else:
+        at = np.arange(1, n + 1)
+        ax.contour(at, at, board.scored.astype(float), levels=[0.5], colors="black", linewidths=0.4)
+        ax.set_xlabel("opponent (rank)")
+        ax.set_ylabel("entrant (rank)")
+        mark = "black line: encloses the cells where the row scored a point"
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, extend="both")
+    bar.set_label(f"row's win rate against the column (%); white at the threshold, {100 * t:g}%")
+    ax.set_title(wrapped(f"{title}: win rates ({mark})", 90), fontsize=10, pad=24)
+    fig.tight_layout()
+    fig.savefig(path)
+    box = ax.get_position()  # after drawing: the square the cells fill
+    plt.close(fig)
+    return (box.x0, 1 - box.y1, box.x1, 1 - box.y0)
+
+
+def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
+    """The standings (``report.result_data``) in two panels: each entrant's rating with its
+    error bar (±1 standard error from Monte Carlo noise) by rank, and how the average win rates
+    are spread."""
+    plt = pyplot()
+    rows = [s for s in data["standings"] if s["rating"] is not None]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=110)
+    ranks = [k + 1 for k in range(len(rows))]
+    ratings = [s["rating"] for s in rows]
+    errors = [s["rating_error"] or 0.0 for s in rows]
+    if any(errors):
+        left.errorbar(ranks, ratings, yerr=errors, fmt="o", markersize=3, capsize=2, elinewidth=0.8)
+    else:
+        left.plot(ranks, ratings, "o", markersize=3)
+    left.axhline(1500, color="grey", linewidth=0.8)
+    left.set(xlabel="place in the standings", ylabel="rating (Elo scale, average 1500)")
+    left.set_title("ratings" + (" ± standard error" if any(errors) else " (exact: no error)"))
+    if len(rows) <= 30:
+        left.set_xticks(ranks, [s["name"][:16] for s in rows], rotation=60, ha="right", fontsize=7)
+    rates = [100 * s["win_rate"] for s in rows if s["win_rate"] is not None]
+    right.hist(rates, bins=min(40, max(5, len(rates) // 4)), color="#2166ac", edgecolor="white")
+    right.axvline(100 * data["threshold"], color="#b2182b", linewidth=1)
+    right.set(xlabel="average win rate against the field (%)", ylabel="entrants")
+    right.set_title("win rates (red line: the threshold)")
+    fig.suptitle(wrapped(title, 100))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

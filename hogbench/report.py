@@ -1,7 +1,8 @@
-"""Tournament reports: the terminal view (Rich), and files (CSV, JSON, a self-contained HTML page).
+"""Tournament reports: the terminal view (Rich), and files (CSV, JSON; the HTML page is
+``hogbench.leaderboard``'s).
 
-Team names come from submissions, so they are never markup: Rich gets them as Text, the page gets
-them as JSON data (with "<" escaped) and puts them in the DOM with textContent.
+Team names come from submissions, so they are never markup: Rich gets them as Text, the page
+escapes them, and CSV cells that a spreadsheet would run as formulas are neutralised.
 """
 
 from __future__ import annotations
@@ -10,19 +11,23 @@ import csv
 import json
 import math
 import platform
+import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from hogbench import stats
 from hogbench.duel import decision_z
 from hogbench.stats import UNDECIDED
 from hogbench.store import PairResult
-from hogbench.tournament import GauntletRow, Slot, TournamentResult, pair_seed
+from hogbench.tournament import GauntletRow, Slot, TournamentResult
 
 #: Above this many entrants the terminal gets a pointer to the files instead of the matrix.
 MATRIX_LIMIT = 30
@@ -294,6 +299,22 @@ def _measure(console: Console, renderable: RenderableType) -> int:
 
 
 # -- files -------------------------------------------------------------------------------------
+#: Seconds spent at most on best responses (one exact solve per opponent table) for the regret
+#: shown on the page; opponents past it go without, and the page says so.
+BEST_RESPONSE_SECONDS = 60.0
+#: Digits kept in results.json: exact rates to 1e-9, Monte Carlo ones to 1e-4 (well below their
+#: standard error, which is at least 1e-3 at the games cap of a class tournament).
+EXACT_DIGITS = 9
+MC_DIGITS = 4
+#: A CSV cell starting with one of these is read by spreadsheets as a formula (OWASP, "CSV
+#: Injection"): such a cell gets a leading single quote, unless it is a plain number.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+#: The columns of results.json's pair rows. a and b are positions in "standings" (0 = first).
+EXACT_COLUMNS = ["a", "b", "first", "second", "win_rate"]
+MC_COLUMNS = ["a", "b", "win_rate", "ci_low", "ci_high", "decision", "joint"]
+
+
 def versions() -> dict[str, str]:
     import numba
     import numpy
@@ -308,27 +329,175 @@ def versions() -> dict[str, str]:
     }
 
 
-def result_data(result: TournamentResult) -> dict[str, Any]:
-    """Everything about a tournament as JSON-ready data (also what the HTML page shows)."""
+def csv_cell(value: Any) -> Any:
+    """VALUE as a CSV cell that no spreadsheet runs: OWASP's advice for CSV injection.
+
+    "Prepend each cell field with a single quote" when it begins with "=", "+", "-", "@", tab or
+    carriage return (a team name such as ``=HYPERLINK(...)`` would otherwise be a live formula).
+    Numbers, and text that is only a number such as "-0.5", stay numbers.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _write_csv(path: Path, rows: list[list[Any]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        for row in rows:
+            w.writerow([csv_cell(v) for v in row])
+
+
+@dataclass
+class Board:
+    """A tournament in standings order (position p is standings[p]), as the files show it."""
+
+    names: list[str]
+    rates: np.ndarray  # [p, q]: p's win rate against q, NaN without a result
+    scored: np.ndarray  # [p, q]: p took the match point from q
+    exact: np.ndarray  # [p, q]: the result is exact
+    undecided: np.ndarray  # [p, q]: a Monte Carlo pair still undecided at its cap
+    low: np.ndarray  # [p, q]: a Monte Carlo rate's paired 95% interval (NaN where exact)
+    high: np.ndarray
+    decisions: dict[tuple[int, int], str]  # (p, q): ABOVE, BELOW or UNDECIDED (Monte Carlo)
+    best: np.ndarray  # [q]: the best response's win rate against q (NaN: not computed)
+    best_note: str  # what the best responses are, or why some are missing
+    threshold: float
+
+    @property
+    def regret(self) -> np.ndarray:
+        """[p, q]: the win rate p leaves against q compared with the best response to q
+        (exact pairs only, NaN elsewhere)."""
+        with np.errstate(invalid="ignore"):
+            gap = np.maximum(self.best[None, :] - self.rates, 0.0)
+        return np.where(self.exact, gap, np.nan)
+
+
+def board(result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS) -> Board:
+    """The BOARD of RESULT; best responses within BUDGET seconds (0: none)."""
     t = result.tournament
+    order = [s.index for s in result.standings]
+    n = len(order)
+    rates = np.full((n, n), np.nan)
+    scored = np.zeros((n, n), bool)
+    exact = np.zeros((n, n), bool)
+    undecided = np.zeros((n, n), bool)
+    low, high = np.full((n, n), np.nan), np.full((n, n), np.nan)
+    decisions: dict[tuple[int, int], str] = {}
+    position = {i: p for p, i in enumerate(order)}
+    for (i, j), r in result.results.items():
+        p, q = position[i], position[j]
+        exact[p, q] = r.exact
+        if r.exact:
+            rates[p, q] = r.win_rate
+            scored[p, q] = r.win_rate > t.threshold
+            continue
+        # The paired estimate once per cell: at 300 entrants there are 89,700 of them.
+        estimate = r.paired
+        rates[p, q] = estimate.win_rate
+        low[p, q], high[p, q] = estimate.interval()
+        decided = stats.decision(estimate, t.threshold, decision_z(r.key.games))
+        decisions[p, q] = decided
+        undecided[p, q] = decided == UNDECIDED
+        scored[p, q] = rates[p, q] > t.threshold and (decided != UNDECIDED or t.score_undecided)
+    # Only opponents met in an exact pair need a best response (regret is for exact pairs).
+    best, note = best_responses(result, order, budget, exact.any(axis=0))
+    names = [s.name for s in result.standings]
+    return Board(
+        names, rates, scored, exact, undecided, low, high, decisions, best, note, t.threshold
+    )
 
-    def entrant_info(slot: Slot) -> dict[str, Any]:
-        e = slot.entrant
-        return {
-            "name": slot.name,
-            "spec": slot.spec,
-            "key": e.key if e is not None else None,
-            "live": e is not None and not e.tableable,
-            "same_table_as": slot.same_as,
-        }
 
+_BEST: dict[tuple[str, str], float] = {}  # (rule set key, table hash) -> best response's rate
+
+
+def best_responses(
+    result: TournamentResult,
+    order: list[int],
+    budget: float = BEST_RESPONSE_SECONDS,
+    needed: np.ndarray | None = None,
+) -> tuple[np.ndarray, str]:
+    """The best response's average win rate against each entrant in ORDER where NEEDED (NaN
+    where not computed), and a note on what these numbers are.
+
+    The best response to a decision table is found exactly (``exact.solve``, a few milliseconds
+    for Hog); live strategies have none. Where the game's state holds more than a strategy sees,
+    the solver sees it all, so the figure is an upper bound on what a strategy could reach.
+    """
+    from hogbench import exact
+    from hogbench.solve import sees_whole_state
+
+    rules = result.tournament.rules
+    best = np.full(len(order), np.nan)
+    tables = [result.active[i].entrant for i in order]
+    if needed is not None and not needed.any():
+        return best, "not computed: no pair is exact (regret needs exact win rates)"
+    wanted = [
+        e is not None and e.tableable and (needed is None or bool(needed[p]))
+        for p, e in enumerate(tables)
+    ]
+    if not any(wanted):
+        return best, "not computed: no entrant here is a decision table at hand"
+    began = time.perf_counter()
+    late = 0
+    for p, entrant in enumerate(tables):
+        if not wanted[p]:
+            continue
+        key = (rules.key, entrant.key)  # type: ignore[union-attr]
+        if key not in _BEST:
+            if time.perf_counter() - began > budget:
+                late += 1
+                continue
+            try:
+                solved = exact.solve(rules, entrant.table.choices)  # type: ignore[union-attr]
+            except Exception:  # a rule set the solver cannot do: that entrant goes without
+                late += 1
+                continue
+            _BEST[key] = (solved.first + solved.second) / 2
+        best[p] = _BEST[key]
+    done = int(np.sum(~np.isnan(best)))
+    note = f"exact best response to each of {done} opponents"
+    if late or done < len(order):
+        note += f" ({len(order) - done} without one: live strategies"
+        note += f", or past the {budget:.0f} s budget)" if late else ")"
+    if not sees_whole_state(rules):
+        note += f"; it sees {rules.hidden_state}, so it is an upper bound"
+    return best, note
+
+
+def result_data(result: TournamentResult, the_board: Board | None = None) -> dict[str, Any]:
+    """Everything about a tournament as JSON-ready data (results.json; what the page shows).
+
+    Pairs are rows (see EXACT_COLUMNS and MC_COLUMNS) whose a and b are positions in the
+    standings, so that 300 entrants fit in a few megabytes. A Monte Carlo row keeps the joint
+    counts of its game pairs, ``joint[3 * r1 + r2]``: pairs in which a's game moving first ended
+    r1 and its game moving second r2 (0 won, 1 lost, 2 tied); wins, losses, ties and each
+    seating's rate follow from them. Its seed is ``pair_seed`` of the two entrants' keys.
+
+    Each standing has ``regret``: the win rate it gives up against the exact best response to
+    each opponent, averaged over its exact pairs (``regret_max`` the largest, against the entrant
+    at position ``regret_max_against``), and ``best_response_win_rate``: how well the best
+    response does against it. ``best_response`` says how they were computed, or why not.
+    """
+    t = result.tournament
+    b = the_board if the_board is not None else board(result)
+    regret = b.regret
     standings = []
-    for s in result.standings:
+    for p, s in enumerate(result.standings):
+        slot = result.active[s.index]
+        e = slot.entrant
         exact_pairs, mc_pairs = result.modes(s.index)
+        row = regret[p]
+        counted = ~np.isnan(row)
+        worst = int(np.nanargmax(row)) if counted.any() else None
         standings.append(
             {
                 "rank": s.rank,
-                **entrant_info(result.active[s.index]),
+                "name": slot.name,
+                "spec": slot.spec,
+                "key": e.key if e is not None else None,
+                "live": e is not None and not e.tableable,
+                "same_table_as": slot.same_as,
                 "points": s.points,
                 "win_rate": _num(s.win_rate),
                 "rating": _num(s.rating),
@@ -336,39 +505,26 @@ def result_data(result: TournamentResult) -> dict[str, Any]:
                 "undecided": s.undecided,
                 "exact_pairs": exact_pairs,
                 "mc_pairs": mc_pairs,
+                "best_response_win_rate": _num(b.best[p]),
+                "regret": _num(float(np.nanmean(row))) if worst is not None else None,
+                "regret_max": _num(float(row[worst])) if worst is not None else None,
+                "regret_max_against": worst,
             }
         )
-    pairs = []
+    exact_rows, mc_rows = [], []
+    position = {i: p for p, i in enumerate(s.index for s in result.standings)}
     for i, j, r in _pairs(result):
-        item: dict[str, Any] = {
-            "a": result.active[i].name,
-            "b": result.active[j].name,
-            "mode": r.key.mode,
-            "first": r.first,
-            "second": r.second,
-            "win_rate": r.win_rate,
-        }
-        if not r.exact:
-            w, losses, ties = r.totals
-            seats = r.seat_counts()
-            low, high = r.interval
-            item.update(
-                games=r.key.games,
-                seed=pair_seed(r.key),
-                wins=w,
-                losses=losses,
-                ties=ties,
-                counts_first=seats[0].tolist(),
-                counts_second=seats[1].tolist(),
-                pairs=r.paired.pairs,
-                pentanomial=list(r.paired.counts),
-                ci_low=low,
-                ci_high=high,
-                decision=_decision(result, r),
+        a, bb = position[i], position[j]
+        if r.exact:
+            exact_rows.append(
+                [a, bb, *(round(x, EXACT_DIGITS) for x in (r.first, r.second, r.win_rate))]
             )
-        pairs.append(item)
-    order = [s.index for s in result.standings]
-    matrix = [[_cell(result, i, j) for j in order] for i in order]
+        else:
+            numbers = (b.rates[a, bb], b.low[a, bb], b.high[a, bb])
+            mc_rows.append(
+                [a, bb, *(round(float(x), MC_DIGITS) for x in numbers)]
+                + [b.decisions[a, bb], list(r.counts)]
+            )
     return {
         "tournament": t.name,
         "rules": t.rules.name,
@@ -379,252 +535,84 @@ def result_data(result: TournamentResult) -> dict[str, Any]:
         "seed": t.seed,
         "games": t.games,
         "threshold": t.threshold,
+        "score_undecided": t.score_undecided,
         "versions": versions(),
+        "best_response": b.best_note,
         "standings": standings,
         "disqualified": [
             {"name": s.name, "spec": s.spec, "reason": s.disqualified} for s in result.disqualified
         ],
         "not_played": result.failures,
-        "pairs": pairs,
-        "matrix": matrix,
+        "pairs": {
+            "exact_columns": EXACT_COLUMNS,
+            "mc_columns": MC_COLUMNS,
+            "exact": exact_rows,
+            "mc": mc_rows,
+        },
     }
 
 
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
-def _cell(result: TournamentResult, i: int, j: int) -> dict[str, Any] | None:
-    r = result.results.get((i, j))
-    if r is None:
-        return None
-    cell: dict[str, Any] = {"rate": r.win_rate, "exact": r.exact}
-    if not r.exact:
-        low, high = r.interval
-        cell.update(ci=[low, high], decision=_decision(result, r))
-    return cell
+def _num(x: float | None) -> float | None:
+    return None if x is None or math.isnan(x) else float(x)
 
 
 def write_reports(result: TournamentResult, out: Path) -> list[Path]:
     """standings.csv, matrix.csv (win rates), pairs.csv (each pair: rate, interval, W/L/T),
-    results.json and index.html in OUT; returns their paths."""
+    results.json and index.html in OUT, and with matplotlib the pictures the page shows
+    (matrix.png, standings.png); returns their paths."""
+    from hogbench import leaderboard, plots
+
     out.mkdir(parents=True, exist_ok=True)
-    data = result_data(result)
-    names = ("standings.csv", "matrix.csv", "results.json", "index.html", "pairs.csv")
-    paths = [out / n for n in names]
-    with paths[0].open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["rank", "entrant", "points", "win_rate", "rating", "exact_pairs", "mc_pairs"]
-                   + ["spec", "key", "status", "rating_error", "undecided"])  # fmt: skip
-        for s in data["standings"]:
-            w.writerow(
-                [s["rank"], s["name"], s["points"], s["win_rate"], s["rating"], s["exact_pairs"]]
-                + [s["mc_pairs"], s["spec"], s["key"], "live" if s["live"] else "ok"]
-                + [s["rating_error"], s["undecided"]]
-            )
-        for d in data["disqualified"]:
-            w.writerow(
-                ["", d["name"], "", "", "", "", "", d["spec"], "", f"disqualified: {d['reason']}"]
-                + ["", ""]
-            )
-    with paths[1].open("w", newline="", encoding="utf-8") as f:
-        # A cell is the row's win rate; intervals and wins/losses/ties are in pairs.csv.
-        w = csv.writer(f)
-        entrants = [s["name"] for s in data["standings"]]
-        w.writerow(["entrant", *entrants])
-        for name, row in zip(entrants, data["matrix"], strict=True):
-            w.writerow([name] + ["" if c is None else repr(c["rate"]) for c in row])
-    with paths[4].open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        columns = ["a", "b", "mode", "win_rate", "ci_low", "ci_high", "decision", "pairs"]
-        columns += ["wins", "losses", "ties", "games"]
-        w.writerow(columns)
-        for p in data["pairs"]:
-            w.writerow([p.get(c, "") for c in columns])
-    paths[2].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    paths[3].write_text(html_page(data), encoding="utf-8")
+    the_board = board(result)
+    data = result_data(result, the_board)
+    paths = [out / n for n in ("standings.csv", "matrix.csv", "pairs.csv", "results.json")]
+    head = ["rank", "entrant", "points", "win_rate", "rating", "exact_pairs", "mc_pairs"]
+    head += ["spec", "key", "status", "rating_error", "undecided", "regret"]
+    rows: list[list[Any]] = [head]
+    for s in data["standings"]:
+        rows.append(
+            [s["rank"], s["name"], s["points"], s["win_rate"], s["rating"], s["exact_pairs"]]
+            + [s["mc_pairs"], s["spec"], s["key"], "live" if s["live"] else "ok"]
+            + [s["rating_error"], s["undecided"], s["regret"]]
+        )
+    for d in data["disqualified"]:
+        rows.append(
+            ["", d["name"], "", "", "", "", "", d["spec"], "", f"disqualified: {d['reason']}"]
+            + ["", "", ""]
+        )
+    _write_csv(paths[0], rows)
+    # A cell is the row's win rate; intervals and wins/losses/ties are in pairs.csv.
+    names = the_board.names
+    matrix: list[list[Any]] = [["entrant", *names]]
+    for name, line in zip(names, the_board.rates, strict=True):
+        matrix.append([name] + ["" if math.isnan(x) else float(x) for x in line])
+    _write_csv(paths[1], matrix)
+    columns = ["a", "b", "mode", "win_rate", "ci_low", "ci_high", "decision", "pairs"]
+    columns += ["wins", "losses", "ties", "games"]
+    pair_rows: list[list[Any]] = [columns]
+    position = {i: p for p, i in enumerate(s.index for s in result.standings)}
+    b = the_board
+    for i, j, r in _pairs(result):
+        p, q = position[i], position[j]
+        row: list[Any] = [names[p], names[q], r.key.mode, float(b.rates[p, q])]
+        if r.exact:
+            row += ["", "", "above" if b.scored[p, q] else "below", "", "", "", "", ""]
+        else:
+            row += [float(b.low[p, q]), float(b.high[p, q]), b.decisions[p, q], sum(r.counts)]
+            row += [*r.totals, r.key.games]
+        pair_rows.append(row)
+    _write_csv(paths[2], pair_rows)
+    paths[3].write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    pictures: dict[str, Any] = {}
+    if plots.available():
+        box = plots.matrix_png(the_board, out / "matrix.png", result.tournament.name)
+        plots.standings_png(data, out / "standings.png", result.tournament.name)
+        pictures = {"matrix": "matrix.png", "standings": "standings.png", "matrix_box": box}
+        paths += [out / "matrix.png", out / "standings.png"]
+    page = out / "index.html"
+    page.write_text(leaderboard.html_page(data, the_board, pictures), encoding="utf-8")
+    paths.insert(3, page)
     return paths
-
-
-def html_page(data: dict[str, Any]) -> str:
-    """A self-contained page: inline CSS and JS, the data inline, nothing fetched."""
-    # "<" escaped so that no team name can close the script element.
-    payload = json.dumps(data).replace("<", "\\u003c")
-    title = json.dumps(data["tournament"]).replace("<", "\\u003c")
-    return _PAGE.replace("/*DATA*/", payload).replace("/*TITLE*/", title)
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>tournament</title>
-<style>
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.4em; margin-bottom: .2em; }
-.meta { color: #666; margin-bottom: 1.2em; }
-table { border-collapse: collapse; margin-bottom: 1.5em; }
-th, td { padding: 3px 8px; border-bottom: 1px solid #eee; }
-#standings th { cursor: pointer; user-select: none; background: #f4f4f4; text-align: left; }
-#standings th.sorted-asc::after { content: " \\25B2"; }
-#standings th.sorted-desc::after { content: " \\25BC"; }
-#standings td.num { text-align: right; font-variant-numeric: tabular-nums; }
-#matrix td { text-align: center; font-size: 12px; min-width: 2.6em; border: 1px solid #fff; }
-#matrix th { font-size: 12px; font-weight: normal; }
-#matrix th.row { text-align: left; white-space: nowrap; }
-#matrix.small td { min-width: 6px; height: 6px; padding: 0; font-size: 0; }
-.live { color: #a60; font-size: 12px; }
-.note { color: #666; }
-</style>
-</head>
-<body>
-<h1 id="title"></h1>
-<div class="meta" id="meta"></div>
-<h2>Standings</h2>
-<table id="standings"><thead><tr></tr></thead><tbody></tbody></table>
-<p class="note">Click a column to sort. A match point is a win rate above the threshold; ties count
-as losses. Rating: Bradley&ndash;Terry on Elo's scale (400 points = 10:1 odds, average 1500).</p>
-<h2>Win rates</h2>
-<p class="note">Row entrant's win rate against the column entrant: exact, or Monte Carlo
-± the half-width of its paired 95% interval, "?" when undecided; from red (loses) to green
-(wins).</p>
-<table id="matrix"></table>
-<div id="disqualified"></div>
-<script id="data" type="application/json">/*DATA*/</script>
-<script>
-"use strict";
-const data = JSON.parse(document.getElementById("data").textContent);
-const title = /*TITLE*/;
-document.title = title;
-document.getElementById("title").textContent = title;
-const v = data.versions;
-document.getElementById("meta").textContent =
-  `${data.rules_key} \\u00b7 ${data.mode} \\u00b7 seed ${data.seed} \\u00b7 threshold ` +
-  `${(100 * data.threshold).toFixed(4)}% \\u00b7 hogbench ${v.hogbench}, Python ${v.python}, ` +
-  `numpy ${v.numpy}, numba ${v.numba}`;
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
-const pct = (x) => (x === null ? "\\u2014" : (100 * x).toFixed(2) + "%");
-
-const columns = [
-  ["rank", "rank", true, (s) => s.rank],
-  ["entrant", "name", false, (s) => s.name],
-  ["points", "points", true, (s) => s.points],
-  ["win rate", "win_rate", true, (s) => pct(s.win_rate)],
-  ["rating", "rating", true, (s) => (s.rating === null ? "\\u2014" : s.rating.toFixed(0) +
-    (s.rating_error ? " \\u00b1 " + s.rating_error.toFixed(0) : ""))],
-  ["pairs", "exact_pairs", false,
-   (s) => [s.exact_pairs ? s.exact_pairs + " exact" : "", s.mc_pairs ? s.mc_pairs + " MC" : ""]
-     .filter(Boolean).join(", ")],
-];
-let sortKey = "rank", sortDesc = false;
-
-function renderStandings() {
-  const rows = data.standings.slice();
-  rows.sort((a, b) => {
-    let x = a[sortKey], y = b[sortKey];
-    if (x === null) x = -Infinity;
-    if (y === null) y = -Infinity;
-    const c = typeof x === "string" ? x.localeCompare(y) : x - y;
-    return (sortDesc ? -c : c) || a.rank - b.rank;
-  });
-  const head = document.querySelector("#standings thead tr");
-  head.replaceChildren();
-  for (const [label, key] of columns) {
-    const th = el("th", label);
-    if (key === sortKey) th.className = sortDesc ? "sorted-desc" : "sorted-asc";
-    th.dataset.key = key;
-    th.addEventListener("click", () => {
-      sortDesc = key === sortKey ? !sortDesc : ["points", "win_rate", "rating"].includes(key);
-      sortKey = key;
-      renderStandings();
-    });
-    head.appendChild(th);
-  }
-  const body = document.querySelector("#standings tbody");
-  body.replaceChildren();
-  for (const s of rows) {
-    const tr = el("tr");
-    for (const [, key, numeric, show] of columns) {
-      const td = el("td", show(s), numeric ? "num" : "");
-      if (key === "name" && s.live) td.appendChild(el("span", " (live)", "live"));
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
-  }
-}
-
-function colour(rate) {
-  // 0 -> red, 0.5 -> pale yellow, 1 -> green; saturation grows with the margin.
-  const hue = 120 * rate, light = 92 - 40 * Math.min(1, 2 * Math.abs(rate - 0.5));
-  return `hsl(${hue.toFixed(0)}, 70%, ${light.toFixed(0)}%)`;
-}
-
-function renderMatrix() {
-  const m = document.getElementById("matrix");
-  const small = data.standings.length > 30;
-  if (small) m.className = "small";
-  const head = el("tr");
-  head.appendChild(el("th"));
-  data.standings.forEach((s, k) => {
-    const th = el("th", small ? "" : String(k + 1));
-    th.title = s.name;
-    head.appendChild(th);
-  });
-  m.appendChild(head);
-  data.matrix.forEach((row, i) => {
-    const tr = el("tr");
-    tr.appendChild(el("th", `${i + 1} ${data.standings[i].name}`, "row"));
-    row.forEach((cell, j) => {
-      const td = el("td");
-      if (cell) {
-        td.style.background = colour(cell.rate);
-        const half = cell.exact ? "" : "±" + (50 * (cell.ci[1] - cell.ci[0])).toFixed(1);
-        const open = cell.decision === "undecided" ? "?" : "";
-        if (!small) td.textContent = (100 * cell.rate).toFixed(1) + half + open;
-        td.title = `${data.standings[i].name} vs ${data.standings[j].name}: ${pct(cell.rate)}` +
-          (cell.exact ? " (exact)" :
-            ` (Monte Carlo, 95% interval ${pct(cell.ci[0])} – ${pct(cell.ci[1])}, ${cell.decision})`);
-      }
-      tr.appendChild(td);
-    });
-    m.appendChild(tr);
-  });
-}
-
-function renderDisqualified() {
-  if (!data.disqualified.length) return;
-  const box = document.getElementById("disqualified");
-  box.appendChild(el("h2", "Disqualified"));
-  const ul = el("ul");
-  for (const d of data.disqualified) {
-    const li = el("li");
-    li.appendChild(el("b", d.name));
-    li.appendChild(document.createTextNode(": " + d.reason));
-    ul.appendChild(li);
-  }
-  box.appendChild(ul);
-}
-
-// #sort=KEY or #sort=-KEY picks the first sort (handy for links, and for tests).
-const wanted = /sort=(-?)(\\w+)/.exec(location.hash);
-if (wanted && columns.some((c) => c[1] === wanted[2])) {
-  sortKey = wanted[2];
-  sortDesc = wanted[1] === "-";
-}
-renderStandings();
-renderMatrix();
-renderDisqualified();
-</script>
-</body>
-</html>
-"""
 
 
 # -- gauntlet ----------------------------------------------------------------------------------

@@ -809,7 +809,15 @@ def run(
     )
 
 
-REPORT_FILES = ("standings.csv", "matrix.csv", "pairs.csv", "results.json", "index.html")
+REPORT_FILES = (
+    "standings.csv",
+    "matrix.csv",
+    "pairs.csv",
+    "results.json",
+    "index.html",
+    "matrix.png",
+    "standings.png",
+)
 
 
 def check_paths(t: Tournament) -> None:

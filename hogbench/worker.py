@@ -41,10 +41,14 @@ import mmap  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
 import reprlib  # noqa: E402
-import resource  # noqa: E402
 import signal  # noqa: E402
 import struct  # noqa: E402
 import traceback  # noqa: E402
+
+try:  # POSIX only: elsewhere no resource limits are set (and there is no sandbox either)
+    import resource  # noqa: E402
+except ImportError:  # Windows
+    resource = None  # type: ignore[assignment]
 
 # seccomp: the audit arch and the syscall numbers of clone and clone3, then the sockets
 # (socket, socketpair), the fork-likes, the other ways out (io_uring, whose requests bypass the
@@ -193,6 +197,8 @@ def _die_with_parent() -> None:
 
 
 def _set_limits(memory: int, cpu: int) -> None:
+    if resource is None:
+        return
     limits = [
         (resource.RLIMIT_AS, memory),
         (resource.RLIMIT_FSIZE, 0),  # no file can grow: writes fail even where the sandbox is thin

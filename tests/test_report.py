@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import html
 import json
+import re
 import shutil
 import subprocess
 import warnings
@@ -51,14 +53,18 @@ def out(result, tmp_path_factory) -> Path:
     return folder
 
 
-def test_the_five_files_are_written(out, result):
+def test_the_files_are_written(out, result):
     assert sorted(p.name for p in out.iterdir()) == [
         "index.html",
         "matrix.csv",
+        "matrix.png",
         "pairs.csv",
         "results.json",
         "standings.csv",
+        "standings.png",
     ]
+    for picture in ("matrix.png", "standings.png"):
+        assert (out / picture).read_bytes().startswith(b"\x89PNG")
     rows = list(csv.DictReader((out / "standings.csv").open()))
     ranked = [r for r in rows if r["rank"]]
     assert [r["entrant"] for r in ranked] == [s.name for s in result.standings]
@@ -86,20 +92,54 @@ def test_the_five_files_are_written(out, result):
 def test_results_json_has_every_pair_and_the_versions(out, result):
     data = json.loads((out / "results.json").read_text())
     n = len(result.standings)
-    assert len(data["pairs"]) == n * (n - 1) // 2
+    pairs = data["pairs"]
+    assert len(pairs["exact"]) + len(pairs["mc"]) == n * (n - 1) // 2
     assert (data["mode"], data["seed"], data["games"]) == ("exact", 4, 100)
     assert set(data["versions"]) == {"hogbench", "python", "numpy", "numba"}
-    mc = [p for p in data["pairs"] if p["mode"] == "mc"]
-    assert len(mc) == n - 1 and all(p["wins"] + p["losses"] + p["ties"] == 100 for p in mc)
-    assert all(isinstance(p["seed"], int) for p in mc)
+    mc = [dict(zip(pairs["mc_columns"], row, strict=True)) for row in pairs["mc"]]
+    assert len(mc) == n - 1 and all(2 * sum(p["joint"]) == 100 for p in mc)
+    for p in mc:  # a and b are places in the standings; the rates are those of the run
+        a, b = result.standings[p["a"]].index, result.standings[p["b"]].index
+        assert p["win_rate"] == pytest.approx(result.results[a, b].win_rate, abs=1e-4)
+        assert p["ci_low"] <= p["win_rate"] <= p["ci_high"]
+    exact = [dict(zip(pairs["exact_columns"], row, strict=True)) for row in pairs["exact"]]
+    for p in exact:
+        assert p["win_rate"] == pytest.approx((p["first"] + p["second"]) / 2, abs=1e-8)
     assert data["disqualified"][0]["reason"]
 
 
-def test_the_page_is_self_contained_and_escapes_names(out):
+def test_regret_is_measured_against_an_exact_best_response(out, result):
+    """No strategy does better against an opponent than the best response to it, so every
+    regret is at least 0, and the best response's rate is at least every exact pair's."""
+    data = json.loads((out / "results.json").read_text())
+    rows = data["standings"]
+    best = [s["best_response_win_rate"] for s in rows]
+    tables = [result.active[s.index].entrant.tableable for s in result.standings]
+    assert all((b is not None) == t for b, t in zip(best, tables, strict=True))
+    pairs = data["pairs"]
+    for a, b, _first, _second, rate in pairs["exact"]:
+        assert rate <= best[b] + 1e-9 and 1 - rate <= best[a] + 1e-9
+    measured = [s for s in rows if s["regret"] is not None]
+    assert measured and all(0 <= s["regret"] <= s["regret_max"] < 1 for s in measured)
+    # always_roll:6 against always_roll:3: hand-checkable from the pair rows themselves.
+    where = {s["name"]: k for k, s in enumerate(rows)}
+    six, three = where["always_roll:6"], where["always_roll:3"]
+    rate = next(
+        r[4] if (r[0], r[1]) == (six, three) else 1 - r[4]
+        for r in pairs["exact"]
+        if {r[0], r[1]} == {six, three}
+    )
+    assert best[three] - rate >= 0
+
+
+def test_the_page_is_self_contained_and_escapes_names(out, result):
     page = (out / "index.html").read_text()
-    assert "http://" not in page and "https://" not in page and "src=" not in page
-    assert "<link" not in page
-    assert NASTY not in page and "\\u003c/script>" in page  # the name is data, not markup
+    assert "http://" not in page and "https://" not in page and "<link" not in page
+    # The only thing it loads is a picture beside it (the matrix is a table at this size).
+    assert set(re.findall(r'src="([^"]*)"', page)) == {"standings.png"}
+    assert page.count("<script") == 1  # its own
+    shown = next(s.name for s in result.standings if s.name.startswith("</script>"))
+    assert "</script><b>" not in page and html.escape(shown) in page  # text, not markup
 
 
 def test_terminal_report_shows_names_as_text(result):
@@ -162,11 +202,11 @@ def shown_standings(page: Path, tmp_path: Path, fragment: str = "") -> list[list
 
 def test_the_page_in_chromium_shows_the_standings(out, result, tmp_path):
     rows = shown_standings(out / "index.html", tmp_path)
-    assert rows[0] == ["rank", "entrant", "points", "win rate", "rating", "pairs"]
+    assert rows[0] == ["rank", "entrant", "points", "win rate", "rating", "regret", "pairs"]
     shown = rows[1:]
     assert len(shown) == len(result.standings)
     for cells, s in zip(shown, result.standings, strict=True):
-        assert cells[0] == str(s.rank) and cells[2] == str(s.points)
+        assert cells[0] == str(s.rank) and cells[2].split()[0] == str(s.points)
         assert cells[1].startswith(s.name)  # the name exactly as text, "(live)" may follow
         assert cells[3] == f"{100 * s.win_rate:.2f}%"
     # Sorting works: the fragment picks the first sort, as a click on the header would.
