@@ -935,14 +935,20 @@ def solve(
         str | None, typer.Option("--export", help="Write the strategy to this .py file.")
     ] = None,
     team: Annotated[str | None, typer.Option("--team", help="TEAM_NAME in the file.")] = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Optimal play (both players optimal), or the best response to a strategy, exactly."""
     from hogbench import solve as sv
+    from hogbench.loading import load_entrant
 
+    door = _door(require_sandbox, no_sandbox, allow_import)
     rule_set = _rules(rules, goal, option)
+    opponent = load_entrant(against, rule_set, **door) if against else None
     with err.status(f"solving {rule_set.key} exactly…"):
-        result = sv.solve_rules(rule_set, against)
+        result = sv.solve_rules(rule_set, opponent)
     path = sv.export(result, export, team) if export else None
     versus = result.against.name if result.against else "itself"
     data = {

@@ -180,3 +180,34 @@ def test_discovery_never_opens_what_it_finds(tmp_path):
     os.mkfifo(tmp_path / "fifo.py")  # opening it for reading would block forever
     (entry,) = discover([str(tmp_path)], tmp_path)
     assert entry.problem is not None and "not a regular file" in entry.problem
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check", "{f}"],
+        ["duel", "{f}", "always_roll:6", "-n", "100"],
+        ["watch", "{f}", "always_roll:6"],
+        ["play", "{f}"],
+        ["solve", "--against", "{f}"],
+        ["analyze", "{f}"],
+        ["show", "{f}"],
+        ["experiment", "win-rate", "{f}", "-n", "100"],
+        ["tournament", "{f}", "always_roll:6"],
+        ["gauntlet", "{f}", "always_roll:6"],
+    ],
+)
+def test_every_command_that_loads_a_file_takes_require_sandbox(command, tmp_path, monkeypatch):
+    """--require-sandbox refuses to run a file without bwrap, on every command that loads one."""
+    from typer.testing import CliRunner
+
+    from hogbench.cli import app
+
+    path = write(tmp_path / "mine.py", FIVE)
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))  # a cold cache: the file runs
+    monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+    args = [part.format(f=path) for part in command]
+    result = CliRunner().invoke(app, [*args, "--require-sandbox"], input="y\n")
+    assert result.exit_code != 0, result.output
+    assert "without the sandbox" in result.output or "bwrap" in result.output, result.output
+    assert "Traceback" not in result.output
