@@ -25,7 +25,7 @@ class _Commands(TyperGroup):
         except HogbenchError as exc:
             if _state["debug"]:
                 raise
-            err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
             raise typer.Exit(exc.exit_code) from None
 
 
@@ -41,8 +41,11 @@ app = typer.Typer(
 experiment_app = typer.Typer(help="The course's experiments.", no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
 
-out = Console(soft_wrap=True)  # piped output is not cut at 80 columns, mid-name
-err = Console(stderr=True, soft_wrap=True)
+# Piped output is not cut at 80 columns, mid-name; ":x:" in a spec stays ":x:", not an emoji.
+# Text from outside (a file, a TEAM_NAME, an exception, the user) is always escaped before it
+# reaches Rich, so it prints as written and never as markup.
+out = Console(soft_wrap=True, emoji=False)
+err = Console(stderr=True, soft_wrap=True, emoji=False)
 _state = {"debug": False}
 
 # -- shared options ----------------------------------------------------------------------------
@@ -292,7 +295,7 @@ def _duel_jobs(jobs: int | None, games: int) -> int:
 
 def _render_duel(result) -> None:
     r = result
-    title = f"{r.a.name} vs {r.b.name} · {r.rules.key}"
+    title = escape(f"{r.a.name} vs {r.b.name} · {r.rules.key}")
     table = Table(title=title, title_style="bold")
     if r.identical:
         out.print(table.title)
@@ -300,7 +303,7 @@ def _render_duel(result) -> None:
         return
     if r.exact:
         table.add_column("seating")
-        table.add_column(f"{r.a.name} wins", justify="right")
+        table.add_column(escape(f"{r.a.name} wins"), justify="right")
         for label, seat in (("A first", r.first), ("A second", r.second), ("average", r.total)):
             table.add_row(label, _pct(seat.win_rate))
         out.print(table)
@@ -354,7 +357,9 @@ def _render_duel(result) -> None:
     )
     for e in (r.a, r.b):
         if e.live_reason:
-            out.print(f"[yellow]{e.name} played live (not a table): {e.live_reason}[/]")
+            out.print(
+                f"[yellow]{escape(f'{e.name} played live (not a table): {e.live_reason}')}[/]"
+            )
 
 
 def _duration(seconds: float) -> str:
@@ -383,11 +388,13 @@ def list_rules(as_json: JsonOpt = False) -> None:
         return
     for item in data:
         default = " [dim](default)[/]" if item["default"] else ""
-        out.print(f"[bold]{item['name']}[/]{default}: {item['title']}  strategy{item['strategy']}")
+        head = escape(f"{item['title']}  strategy{item['strategy']}")
+        out.print(f"[bold]{item['name']}[/]{default}: {head}")
         for rule, line in item["rules"].items():
-            out.print(f"  • [cyan]{rule}[/]: {line}")
+            out.print(f"  • [cyan]{escape(rule)}[/]: {escape(line)}")
         for key, opt in item["options"].items():
-            out.print(f"  option [green]{key}[/]={opt['default']}: {opt['help']}")
+            said = escape(f"{opt['default']}: {opt['help']}")
+            out.print(f"  option [green]{key}[/]={said}")
 
 
 @app.command()
@@ -577,7 +584,7 @@ def sweep(
         )
         return
     table = Table(
-        title=f"{strategy} by {param} vs {baseline or rule_set.baseline} · {rule_set.key}"
+        title=escape(f"{strategy} by {param} vs {baseline or rule_set.baseline} · {rule_set.key}")
     )
     columns = [param, "A first", "A second", "average win rate"]
     if games is not None:
@@ -595,11 +602,11 @@ def sweep(
             style="bold green" if p is best else None,
         )
     out.print(table)
-    said = f"best {param}: [bold]{best.value}[/]"
+    said = f"best {escape(param)}: [bold]{best.value}[/]"
     if games is not None:
         close = [str(p.value) for p in points if p is not best and p.ci_high >= best.ci_low]
         if close:
-            said += f"; not told apart from {param} {', '.join(close)} at this -n"
+            said += f"; not told apart from {escape(param)} {', '.join(close)} at this -n"
         said += f" (seed {seed})"
     out.print(said, highlight=False)
 
@@ -710,7 +717,9 @@ def watch(
             }
         )
         return
-    out.print(f"[bold]{names[0]}[/] vs [bold]{names[1]}[/] · {rule_set.key} · seed {seed}")
+    out.print(
+        f"[bold]{escape(names[0])}[/] vs [bold]{escape(names[1])}[/] · {rule_set.key} · seed {seed}"
+    )
     for turn in turns:
         _render_turn(turn, names, rule_set)
 
@@ -866,13 +875,14 @@ def tournament(
     pairs = "pair" if result.computed == 1 else "pairs"
     err.print(
         f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"
-        f" {result.stored} from the store ({t.store or tm.default_store(t)})",
+        f" {result.stored} from the store ({escape(str(t.store or tm.default_store(t)))})",
         highlight=False,
         soft_wrap=True,
     )
     if t.out is not None:
         paths = report.write_reports(result, t.out)
-        err.print(f"reports: {', '.join(map(str, paths))}", highlight=False, soft_wrap=True)
+        shown = escape(", ".join(map(str, paths)))
+        err.print(f"reports: {shown}", highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -965,7 +975,7 @@ def solve(
     if as_json:
         _print_json(data)
         return
-    what = f"best response to {versus}" if result.against else "optimal play, both players"
+    what = f"best response to {escape(versus)}" if result.against else "optimal play, both players"
     out.print(f"[bold]{rule_set.key}[/]: {what} · solved in {result.seconds:.2f} s")
     mover = "it" if result.against else "the first mover"
     wins = f"{mover} wins {_pct(result.first)} moving first, {_pct(result.second)} second"
@@ -989,10 +999,10 @@ def solve(
         (versus, result.vs_self_or_against),
         (result.baseline.name, result.vs_baseline),
     ):
-        table.add_row(name, _pct(seats.first), _pct(seats.second), _pct(seats.average))
+        table.add_row(escape(name), _pct(seats.first), _pct(seats.second), _pct(seats.average))
     out.print(table)
     if path:
-        out.print(f"strategy written to {path}")
+        out.print(f"strategy written to {escape(str(path))}")
 
 
 def _seats(values) -> dict:
@@ -1059,9 +1069,9 @@ def analyze(
         )
         return
     out.print(
-        f"[bold]{result.a.name}[/] against {result.b_name} · {rule_set.key}: average win rate"
-        f" {_pct(result.a_values.average)}; the best response reaches"
-        f" {_pct(result.best_average)}, so {result.a.name} gives up"
+        f"[bold]{escape(result.a.name)}[/] against {escape(result.b_name)} · {rule_set.key}:"
+        f" average win rate {_pct(result.a_values.average)}; the best response reaches"
+        f" {_pct(result.best_average)}, so {escape(result.a.name)} gives up"
         f" [bold]{_pct(result.total)}[/] ({result.seconds:.2f} s)"
     )
     table = Table(title=f"where it gives up most (by {by})", title_style="bold")
@@ -1078,7 +1088,7 @@ def analyze(
         )
     out.print(table)
     if png:
-        out.print(f"heatmap written to {png}")
+        out.print(f"heatmap written to {escape(str(png))}")
 
 
 @app.command()
@@ -1132,10 +1142,10 @@ def show(
         step = max(1, -(-view.grid.shape[1] // max(out.width - 6, 10)))
     if step < 1:
         raise UsageError(f"--step must be at least 1, got {step}")
-    out.print(f"[bold]{entrant.name}[/] · {rule_set.key}: {view.title}")
+    out.print(f"[bold]{escape(entrant.name)}[/] · {rule_set.key}: {escape(view.title)}")
     out.print(plots.terminal_grid(rule_set, view, step))
     if png:
-        out.print(f"heatmap written to {png}")
+        out.print(f"heatmap written to {escape(str(png))}")
 
 
 if __name__ == "__main__":

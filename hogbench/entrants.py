@@ -19,6 +19,9 @@ from typing import Any
 from hogbench.errors import UsageError
 from hogbench.tables import DecisionTable
 
+#: The most characters of a TEAM_NAME shown anywhere.
+NAME_WIDTH = 40
+
 
 @dataclass(frozen=True)
 class Spec:
@@ -109,3 +112,15 @@ class Entrant:
     def key(self) -> str:
         """The identity used in results: the table hash, or the code's hash for live play."""
         return self.table.hash if self.table is not None else f"live-{self.source_hash}"
+
+
+def clean_name(name: str, width: int | None = NAME_WIDTH) -> str:
+    """A name as shown: printable characters only, and at most WIDTH of them.
+
+    TEAM_NAME comes from a submission; control characters in it could rewrite the terminal, and
+    a very long one would push the standings apart. Specs (paths) are not cut.
+    """
+    text = re.sub(r"\s+", " ", "".join(c if c.isprintable() else " " for c in str(name))).strip()
+    if width is not None and len(text) > width:
+        text = text[: width - 1] + "…"
+    return text or "(no name)"

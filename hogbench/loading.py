@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hogbench import sandbox, verdicts
-from hogbench.entrants import Entrant, Spec, parse_spec
+from hogbench.entrants import Entrant, Spec, clean_name, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
@@ -100,7 +100,7 @@ def remember(
         notes.append("it ran without the sandbox (resource limits only)")
     entrant = Entrant(
         spec,
-        answers.team or spec.text,
+        clean_name(answers.team) if answers.team else spec.text,
         table,
         answers.digest[:16],
         live_reason=live_reason,

@@ -33,7 +33,7 @@ from joblib import Parallel, delayed, parallel_config
 from hogbench import exact, sandbox, simulate
 from hogbench.discovery import Entry, discover
 from hogbench.duel import decision_z, play_mc, player
-from hogbench.entrants import Entrant, Spec
+from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.processes import die_with_parent
@@ -55,7 +55,6 @@ DEFAULT_LIVE_BUDGET = 120.0
 #: Most pairs in one joblib task: enough to make the task overhead small against the engine's
 #: time per pair, few enough that the progress bar moves and the work spreads over workers.
 MAX_BATCH = 256
-NAME_WIDTH = 40
 #: About what starting local worker processes costs (imports, compiled code, the model).
 WORKER_START_SECONDS = 3.0
 
@@ -265,18 +264,6 @@ class Progress(Protocol):
     def start(self, label: str, total: int) -> None: ...
     def advance(self, n: int) -> None: ...
     def stop(self) -> None: ...
-
-
-def clean_name(name: str, width: int | None = NAME_WIDTH) -> str:
-    """A name as shown: printable characters only, and at most WIDTH of them.
-
-    TEAM_NAME comes from a submission; control characters in it could rewrite the terminal, and
-    a very long one would push the standings apart. Specs (paths) are not cut.
-    """
-    text = re.sub(r"\s+", " ", "".join(c if c.isprintable() else " " for c in str(name))).strip()
-    if width is not None and len(text) > width:
-        text = text[: width - 1] + "…"
-    return text or "(no name)"
 
 
 def reason(exc: StrategyError) -> str:

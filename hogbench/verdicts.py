@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from hogbench.cache import cache_root, read_sealed, write_sealed
-from hogbench.entrants import Entrant, Spec
+from hogbench.entrants import Entrant, Spec, clean_name
 from hogbench.errors import IllegalChoice, StrategyError
 from hogbench.rules.base import RuleSet
 from hogbench.sandbox import SandboxOptions
@@ -76,7 +76,7 @@ def read(key: str, spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str
         return None  # not an entry this version wrote: ignored, and rewritten
     return Entrant(
         spec,
-        team or spec.text,
+        clean_name(team) if team else spec.text,
         table,
         digest[:16],
         live_reason=live_reason,
