@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
@@ -14,6 +14,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from hogbench.errors import HogbenchError
+from hogbench.rules import names as rule_names
 
 
 class _Commands(TyperGroup):
@@ -48,12 +49,20 @@ out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
 _state = {"debug": False}
 
+
 # -- shared options ----------------------------------------------------------------------------
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set (see `hogbench rules`).")]
+# Enumerated options are Literal types: --help shows the choices, any case is accepted, and a
+# wrong answer is refused with the list.
+RuleName = Literal[tuple(rule_names())]  # type: ignore[valid-type]
+RulesOpt = Annotated[
+    RuleName,
+    typer.Option("--rules", "-r", case_sensitive=False, help="Rule set (see `hogbench rules`)."),
+]
 GoalOpt = Annotated[int | None, typer.Option("--goal", help="Score to win (default 100).")]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="Rule option name=value, e.g. feral_hogs=false."),
+    # No -o: elsewhere -o means an output file.
+    typer.Option("--option", help="Rule option name=value, e.g. feral_hogs=false."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 RequireSandboxOpt = Annotated[
@@ -85,9 +94,15 @@ AllowLiveOpt = Annotated[
 #: Seeds are what numpy's SeedSequence takes; games are capped where a run would take hours.
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000_000
+#: One seed policy: what measures (duel, experiments, tournaments) starts from seed 0 unless
+#: told, so a result repeats exactly; a game for a person (watch, play) draws a fresh one. Both
+#: print the seed they used.
+DEFAULT_SEED = 0
 SeedOpt = Annotated[
     int | None,
-    typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed (default: random)."),
+    typer.Option(
+        "--seed", min=0, max=MAX_SEED, help="Random seed (default 0; watch and play: random)."
+    ),
 ]
 JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
@@ -133,6 +148,27 @@ def _door(
         "no_sandbox": no_sandbox,
         "allow_imports": tuple(allow_import or ()),
     }
+
+
+def _output_file(path: str | None, option: str) -> None:
+    """A file the command will write must be writable before the work starts."""
+    if not path:
+        return
+    import os
+    from pathlib import Path
+
+    from hogbench.errors import UsageError
+
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        raise UsageError(f"{option} {path} cannot be written")
 
 
 def _jobs(jobs: int | None) -> int:
@@ -233,7 +269,7 @@ def duel(
         raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
     entrant_a = load_entrant(a, rule_set, **door)
     entrant_b = load_entrant(b or rule_set.baseline, rule_set, **door)
-    seed = None if exact else (random.randrange(2**32) if seed is None else seed)
+    seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:
         advance, close = _progress(games, "games")
@@ -433,7 +469,9 @@ def check(
 @experiment_app.command("max-scoring-num-rolls")
 def max_scoring_num_rolls(
     rules: RulesOpt = "hog-su21",
-    dice: Annotated[str, typer.Option("--dice", help="six or four.")] = "six",
+    dice: Annotated[
+        Literal["six", "four"], typer.Option("--dice", case_sensitive=False, help="The dice.")
+    ] = "six",
     games: Annotated[int, typer.Option("-n", "--trials", help="Trials per number of dice.")] = 1000,
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
@@ -448,7 +486,7 @@ def max_scoring_num_rolls(
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, None, None)
-    seed = random.randrange(2**32) if seed is None else seed
+    seed = DEFAULT_SEED if seed is None else seed
     rows = turn_scores(rule_set, sides, games, seed)
     best = best_num_rolls(rows)
     if as_json:
@@ -506,7 +544,7 @@ def win_rate(
     rule_set = _rules(rules, goal, option)
     a = load_entrant(strategy, rule_set, **door)
     b = load_entrant(baseline or rule_set.baseline, rule_set, **door)
-    seed = None if exact else (random.randrange(2**32) if seed is None else seed)
+    seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     result = run_duel(rule_set, a, b, games, seed, 1, exact)
     if as_json:
         _print_json({"average_win_rate": result.total.win_rate, **result.to_dict()})
@@ -556,8 +594,9 @@ def sweep(
         from hogbench.plots import require
 
         require()
+        _output_file(png, "--png")
     rule_set = _rules(rules, goal, option)
-    seed = random.randrange(2**32) if seed is None else seed
+    seed = DEFAULT_SEED if seed is None else seed
     points = run_sweep(
         rule_set,
         strategy,
@@ -732,7 +771,8 @@ def play(
     goal: GoalOpt = None,
     seed: SeedOpt = None,
     first: Annotated[
-        str | None, typer.Option("--first", help="Who moves first: me or them (default: ask).")
+        Literal["me", "them"] | None,
+        typer.Option("--first", case_sensitive=False, help="Who moves first (default: ask)."),
     ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
@@ -790,10 +830,15 @@ def tournament(
         list[str],
         typer.Argument(help="A tournament .toml, a folder of submissions, or strategies/globs."),
     ],
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rule set.")] = None,
+    rules: Annotated[
+        RuleName | None, typer.Option("--rules", "-r", case_sensitive=False, help="Rule set.")
+    ] = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
-    mode: Annotated[str | None, typer.Option("--mode", help="exact (default) or mc.")] = None,
+    mode: Annotated[
+        Literal["exact", "mc"] | None,
+        typer.Option("--mode", case_sensitive=False, help="Default: exact."),
+    ] = None,
     games: Annotated[
         int | None, typer.Option("-n", "--games", help="Monte Carlo games per pair.")
     ] = None,
@@ -807,7 +852,10 @@ def tournament(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Title.")] = None,
     jobs: JobsOpt = None,
-    backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
+    backend: Annotated[
+        Literal["local", "dask"],
+        typer.Option("--backend", case_sensitive=False, help="Where pairs run."),
+    ] = "local",
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Cluster address, e.g. tcp://host:8786.")
     ] = None,
@@ -955,6 +1003,7 @@ def solve(
     from hogbench.loading import load_entrant
 
     door = _door(require_sandbox, no_sandbox, allow_import)
+    _output_file(export, "--export")
     rule_set = _rules(rules, goal, option)
     opponent = load_entrant(against, rule_set, **door) if against else None
     with err.status(f"solving {rule_set.key} exactly…"):
@@ -1019,7 +1068,10 @@ def analyze(
     option: OptionOpt = None,
     goal: GoalOpt = None,
     top: Annotated[int, typer.Option("--top", help="How many states to list.")] = 15,
-    by: Annotated[str, typer.Option("--by", help="Rank states by expected or loss.")] = "expected",
+    by: Annotated[
+        Literal["expected", "loss"],
+        typer.Option("--by", case_sensitive=False, help="How to rank states."),
+    ] = "expected",
     png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
@@ -1036,6 +1088,7 @@ def analyze(
         raise UsageError(f"--top must be at least 0, got {top}")
     if png:
         plots.require()
+        _output_file(png, "--png")
     rule_set = _rules(rules, goal, option)
     from hogbench.loading import load_entrant
 
@@ -1117,10 +1170,16 @@ def show(
 
     if png:
         plots.require()
+        _output_file(png, "--png")
     rule_set = _rules(rules, goal, option)
     entrant = load_entrant(strategy, rule_set, **door)
     if entrant.table is None:
         raise UsageError(f"{entrant.name} is not a decision table: {entrant.live_reason}")
+    if len(rule_set.obs_shape) < 3 and slice_index:
+        raise UsageError(f"--slice: {rule_set.name} strategies take no third argument")
+    if len(rule_set.obs_shape) >= 3 and not 0 <= slice_index < rule_set.obs_shape[2]:
+        top = rule_set.obs_shape[2] - 1
+        raise UsageError(f"--slice must be 0 to {top} for {rule_set.name}, got {slice_index}")
     view = plots.table_view(rule_set, entrant.table.choices, slice_index)
     if png:
         plots.decision_png(rule_set, view, png, f"{entrant.name} · {rule_set.key}: {view.title}")

@@ -10,6 +10,7 @@ called by ``hogbench.sandbox``, which returns their raw answers; they are judged
 from __future__ import annotations
 
 import hashlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,19 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
     try:
         return builtin.make(*params, **dict(spec.kwargs))
     except (TypeError, AssertionError, ValueError) as exc:
-        raise UsageError(f"{spec.text}: bad parameters ({str(exc) or builtin.help})") from None
+        # A TypeError names the maker (a lambda inside the rule set); the built-in's help
+        # names its parameters, which is what the user needs.
+        why = builtin.help if isinstance(exc, TypeError) or not str(exc) else str(exc)
+        names = _parameter_names(builtin.make)
+        takes = f"; it takes {', '.join(names)}" if names else ""
+        raise UsageError(f"{spec.text}: bad parameters ({why}{takes})") from None
+
+
+def _parameter_names(make: Callable) -> list[str]:
+    try:
+        return list(inspect.signature(make).parameters)
+    except (TypeError, ValueError):
+        return []
 
 
 def load_entrant(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> Entrant:

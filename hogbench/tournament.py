@@ -810,15 +810,16 @@ REPORT_FILES = (
 def check_paths(t: Tournament) -> None:
     """Where results and reports go must be usable before any work starts: a run that fails
     only after an hour of work, on a path that is a file, helps nobody."""
+    if t.out is not None:
+        if t.out.exists() and not t.out.is_dir():
+            raise UsageError(f"--out {t.out} is a file: give a folder for the reports")
+        _writable_folder(t.out, "--out")
     store = t.store or default_store(t)
     if store.is_dir():
         raise UsageError(f"--store {store} is a folder: give the results file's path")
     _writable_folder(store.parent, "--store")
     if t.out is None:
         return
-    if t.out.exists() and not t.out.is_dir():
-        raise UsageError(f"--out {t.out} is a file: give a folder for the reports")
-    _writable_folder(t.out, "--out")
     for name in REPORT_FILES:
         path = t.out / name
         if path.is_dir():

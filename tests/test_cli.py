@@ -81,9 +81,13 @@ def test_sibling_import_loads(files):
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [
-        (["duel", "always_roll:6", "--rules", "hog-nope"], 2, "unknown rule set 'hog-nope'"),
-        (["duel", "always_roll:6", "-o", "colour=red"], 2, "unknown option 'colour'"),
-        (["duel", "always_roll:6", "-o", "feral_hogs", "--rules", "hog-su20"], 2, "name=value"),
+        (["duel", "always_roll:6", "--rules", "hog-nope"], 2, "'hog-nope' is not one of 'big-pig'"),
+        (["duel", "always_roll:6", "--option", "colour=red"], 2, "unknown option 'colour'"),
+        (
+            ["duel", "always_roll:6", "--option", "feral_hogs", "--rules", "hog-su20"],
+            2,
+            "name=value",
+        ),
         (["duel", "missing.py"], 2, "no such strategy file: missing.py"),
         (["duel", "always_roll:6", "-n", "0"], 2, "greater than or equal to 1"),
         (["duel", "always_roll:6", "-n", "-5"], 2, "greater than or equal to 1"),
@@ -92,7 +96,20 @@ def test_sibling_import_loads(files):
         (["duel", "always_roll:11"], 2, "always_roll takes 0 to 10 dice"),
         (["duel", "no_such_builtin"], 2, "unknown strategy 'no_such_builtin'"),
         (["duel", "always_roll:6", "--jobs", "0"], 2, "--jobs must be at least 1"),
-        (["experiment", "max-scoring-num-rolls", "--dice", "seven"], 2, "six or four"),
+        (["experiment", "max-scoring-num-rolls", "--dice", "seven"], 2, "not one of 'six', 'four'"),
+        (["tournament", "always_roll:6", "always_roll:4", "--mode", "x"], 2, "'exact', 'mc'"),
+        (["tournament", "always_roll:6", "always_roll:4", "--batch-size", "-3"], 2, "at least 1"),
+        (["tournament", "nosuch_dir"], 2, "nosuch_dir: no such tournament file or folder"),
+        (["check", "strategies/hog_su21/final.py", "--goal", "20000"], 2, "at most 1000"),
+        (["duel", "hold_at:20", "--rules", "pig", "--goal", "151"], 2, "at most 150 for pig"),
+        (["show", "always_roll:4", "--slice", "1"], 2, "take no third argument"),
+        (["show", "sample1", "--rules", "greed", "--slice", "5"], 2, "--slice must be 0 to 1"),
+        (["experiment", "sweep", "piggypoints_strategy", "--param", "cutof"], 2, "it takes cutoff"),
+        (["duel", "always_roll:6", "-o", "x=1"], 2, "No such option: -o"),
+        (["show", "always_roll:4", "--png", "/nonexist/x.png"], 2, "folder /nonexist does not"),
+        (["analyze", "always_roll:4", "--png", "/nonexist/a.png"], 2, "folder /nonexist does not"),
+        (["solve", "--export", "/nonexist/x.py"], 2, "folder /nonexist does not exist"),
+        (["show", "always_roll:4", "--png", "tests"], 2, "--png tests is a folder"),
     ],
 )
 def test_usage_errors(args, code, words):

@@ -236,7 +236,7 @@ def test_show_command(tmp_path):
     assert data["view"] == "boundary" and data["grid"][0][0] == 20
 
 
-def test_export_to_a_missing_folder_is_one_line(tmp_path):
+def test_export_to_a_missing_folder_is_one_line_before_the_work(tmp_path):
     run = hogbench("solve", "--goal", "20", "--export", str(tmp_path / "missing" / "x.py"))
-    assert run.returncode == 1
-    assert "cannot write" in run.stderr and run.stderr.strip().count("\n") == 0
+    assert run.returncode == 2
+    assert "does not exist" in run.stderr and run.stderr.strip().count("\n") == 0

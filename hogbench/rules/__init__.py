@@ -8,10 +8,12 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hogbench.errors import UsageError
-from hogbench.rules.base import RuleSet
+
+if TYPE_CHECKING:  # names() is asked for at every start of the CLI: it imports no rule set
+    from hogbench.rules.base import RuleSet
 
 DEFAULT_RULES = "hog-su21"
 

@@ -229,6 +229,9 @@ class RuleSet:
     #: (rule name, one line on it), for ``hogbench rules``
     rule_lines: ClassVar[tuple[tuple[str, str], ...]] = ()
     default_goal: ClassVar[int] = 100
+    #: The largest goal offered: states grow with the square of the goal (or faster), and past
+    #: this the tables, the models and the time a file has to answer every state stop fitting.
+    max_goal: ClassVar[int] = 1000
     baseline: ClassVar[str] = "always_roll:6"
     #: what a person types at ``hogbench play``
     choice_help: ClassVar[str] = "number of dice, 0 to 10"
@@ -242,6 +245,11 @@ class RuleSet:
         self.goal = self.default_goal if goal is None else int(goal)
         if self.goal < 1:
             raise UsageError(f"--goal must be at least 1, got {goal}")
+        if self.goal > self.max_goal:
+            raise UsageError(
+                f"--goal must be at most {self.max_goal} for {self.name} (its states grow with"
+                f" the square of the goal or faster), got {goal}"
+            )
         unknown = set(options) - set(self.options_help)
         if unknown:
             known = ", ".join(self.options_help) or "none"

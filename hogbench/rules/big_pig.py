@@ -269,6 +269,8 @@ class BigPig(RuleSet):
     def cap(self) -> int:
         return self.goal + int(self.options["overshoot"])
 
+    max_goal = 100  # the model at goal 100 already holds 32M outcomes
+
     @property
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal, self.cap + 1, self.cap)

@@ -311,6 +311,8 @@ class Greed(RuleSet):
     )
     baseline = "sample1"
 
+    max_goal = 200  # 51 choices a state; rows stop fitting in memory above about 130
+
     @property
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal + 1, self.goal + 1, 2)

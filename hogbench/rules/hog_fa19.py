@@ -216,6 +216,7 @@ def _q_keys(params, states, choices, lo, hi, out):
 
 class HogFa19(SwapTerm):
     name = "hog-fa19"
+    max_goal = 200  # the previous-turn state multiplies the states by 121 or more
     hidden_state = "how many dice each player rolled on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Fall 2019"
     free_bacon = staticmethod(free_bacon)

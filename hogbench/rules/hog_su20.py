@@ -347,6 +347,7 @@ def _q_keys(params, states, choices, lo, hi, out):
 
 class HogSu20(RuleSet):
     name = "hog-su20"
+    max_goal = 200  # the previous-turn state multiplies the states by 121 or more
     hidden_state = "each player's points on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Summer 2020"
     strategy_args = ("score", "opponent_score")

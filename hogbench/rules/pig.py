@@ -261,6 +261,8 @@ class Pig(RuleSet):
     )
     baseline = "hold_at:20"
 
+    max_goal = 150  # a table has goal**3 states: 3.4M at 150
+
     @property
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal, self.goal, self.goal)
