@@ -35,7 +35,6 @@ app = typer.Typer(
     help="Measure strategies for Hog and its cousins: duels, exact win rates, tournaments.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
     # Usage errors as click prints them: one line, never a box cut at 80 columns.
     rich_markup_mode=None,
 )
@@ -117,9 +116,23 @@ GamesOpt = Annotated[
 DEFAULT_THRESHOLD = 0.500001
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from hogbench import __version__
+
+        out.print(f"hogbench {__version__}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
 def main_options(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     _state["debug"] = debug
 
@@ -195,6 +208,7 @@ def _progress(total: int, label: str):
         Progress,
         TextColumn,
         TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     progress = Progress(
@@ -202,6 +216,8 @@ def _progress(total: int, label: str):
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
         console=err,
         transient=True,
     )

@@ -36,7 +36,8 @@ MC_LIST_LIMIT = 30
 
 
 class PairProgress:
-    """A progress bar on stderr: items done, items per second, time elapsed."""
+    """A progress bar on stderr: items done, items per second, time elapsed and remaining, and
+    what is slow right now (the entrant being loaded, the slowest pair so far)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -50,6 +51,7 @@ class PairProgress:
             Progress,
             TextColumn,
             TimeElapsedColumn,
+            TimeRemainingColumn,
         )
 
         self.progress = Progress(
@@ -58,10 +60,13 @@ class PairProgress:
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[note]}", markup=False),
             console=self.console,
             transient=True,
         )
-        self.task = self.progress.add_task(label, total=total, rate="")
+        self.task = self.progress.add_task(label, total=total, rate="", note="")
         self.began = time.perf_counter()
         self.progress.start()
 
@@ -71,6 +76,10 @@ class PairProgress:
         elapsed = time.perf_counter() - self.began
         if elapsed > 0:
             self.progress.update(self.task, rate=f"{done / elapsed:,.1f}/s")
+
+    def note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, note=text[:60])
 
     def stop(self) -> None:
         if self.progress is not None:

@@ -263,6 +263,7 @@ class Slot:
 class Progress(Protocol):
     def start(self, label: str, total: int) -> None: ...
     def advance(self, n: int) -> None: ...
+    def note(self, text: str) -> None: ...  # what is slow right now, beside the bar
     def stop(self) -> None: ...
 
 
@@ -292,6 +293,8 @@ def load_slots(
         entry = item if isinstance(item, Entry) else Entry(item)
         spec = entry.spec
         fallback = clean_name(entry.name or spec, None)
+        if progress is not None:
+            progress.note(f"loading {fallback}")
         try:
             if entry.problem is not None:
                 raise StrategyError(spec, entry.problem)
@@ -648,6 +651,7 @@ def play_pairs(
         players = {name: player(_portable(by_key[name]), rules) for name in needed}
         tasks.append((rules, players, batch, threshold, pair_seconds, live_budget))
     failed: dict[PairKey, PairFailure] = {}
+    worst = 0.5  # seconds: a pair faster than this is not worth naming
     start = time.perf_counter()
     if progress is not None and missing:
         progress.start("pairs", len(missing))
@@ -661,6 +665,11 @@ def play_pairs(
             played.computed += len(done)
             if progress is not None:
                 progress.advance(len(results))
+                slowest = max(done, key=lambda r: r.seconds, default=None)
+                if slowest is not None and slowest.seconds > worst:
+                    worst = slowest.seconds
+                    a, b = by_key[slowest.key.a].name, by_key[slowest.key.b].name
+                    progress.note(f"slowest pair: {a} vs {b}, {worst:.1f} s")
     finally:
         if progress is not None and missing:
             progress.stop()

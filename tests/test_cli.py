@@ -209,3 +209,30 @@ def test_experiment_sweep_matches_plain_recursion(tmp_path):
         first = su21_win_probability(strategy, lambda s, o: 6, 40)
         second = 1 - su21_win_probability(lambda s, o: 6, strategy, 40)
         assert point["win_rate"] == pytest.approx((first + second) / 2, abs=1e-12)
+
+
+def test_version_and_shell_completion():
+    from importlib.metadata import version
+
+    shown = run("--version")
+    assert shown.exit_code == 0 and shown.stdout.strip() == f"hogbench {version('hogbench')}"
+    script = run("--show-completion", "bash")
+    assert script.exit_code == 0 and "complete" in script.stdout
+
+
+def test_progress_says_time_left_and_what_is_slow():
+    import io
+
+    from rich.console import Console
+
+    from hogbench.report import PairProgress
+
+    buffer = io.StringIO()
+    progress = PairProgress(Console(file=buffer, force_terminal=True, width=200))
+    progress.start("pairs", 10)
+    progress.advance(4)
+    progress.note("slowest pair: [/] vs Bob, 3.1 s")
+    progress.progress.refresh()
+    progress.stop()
+    text = buffer.getvalue()
+    assert "left" in text and "4/10" in text and "slowest pair: [/] vs Bob, 3.1 s" in text
