@@ -40,6 +40,8 @@ app = typer.Typer(
 )
 experiment_app = typer.Typer(help="The course's experiments.", no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
+cache_app = typer.Typer(help="hogbench's disk cache: see it, clear it.", no_args_is_help=True)
+app.add_typer(cache_app, name="cache")
 
 # Piped output is not cut at 80 columns, mid-name; ":x:" in a spec stays ":x:", not an emoji.
 # Text from outside (a file, a TEAM_NAME, an exception, the user) is always escaped before it
@@ -1225,3 +1227,38 @@ def show(
 
 if __name__ == "__main__":
     main()
+
+
+@cache_app.command("info")
+def cache_info(as_json: JsonOpt = False) -> None:
+    """Where the cache is, its size by kind, and its cap ($HOGBENCH_CACHE_MAX_MB)."""
+    from hogbench import cache
+
+    data = cache.info()
+    if as_json:
+        _print_json(data)
+        return
+    out.print(f"cache: {escape(str(data['path']))}", highlight=False)
+    for kind, entry in sorted(data["kinds"].items()):
+        out.print(f"  {kind}: {entry['entries']:,} entries, {_megabytes(entry['bytes'])}")
+    out.print(
+        f"total {_megabytes(data['bytes'])} of {_megabytes(data['cap_bytes'])}"
+        " (least recently used entries go first past the cap)",
+        highlight=False,
+    )
+
+
+@cache_app.command("clear")
+def cache_clear(as_json: JsonOpt = False) -> None:
+    """Remove every cached entry; later runs rebuild what they need."""
+    from hogbench import cache
+
+    freed = cache.clear()
+    if as_json:
+        _print_json(freed)
+        return
+    out.print(f"removed {freed['entries']:,} entries, {_megabytes(freed['bytes'])}")
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 2**20:,.1f} MB"

@@ -14,11 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hogbench.cache import table_entry, write_entry
+from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.rules.base import RuleSet
 
-#: Changes whenever the rows' layout or meaning does, so older cached rows are not read.
-ROWS_FORMAT = 2
 #: The code cached rows come from: a change to it makes them be built again.
 MADE_BY = (__name__, "hogbench.exact")
 
@@ -43,8 +41,8 @@ class TableRows:
 
     @classmethod
     def load(cls, path: Path) -> TableRows:
-        with np.load(path) as saved:
-            fields = {name: saved[name] for name in cls.__dataclass_fields__}
+        saved = load_arrays(path)
+        fields = {name: saved[name] for name in cls.__dataclass_fields__}
         return cls(**fields | {"start": int(fields["start"]), "n_states": int(fields["n_states"])})
 
 
@@ -52,7 +50,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
     """The rows of TABLE, from the disk cache or built; None when the model has cycles or no
     rows (the evaluation here is one pass over the order)."""
     table = np.ascontiguousarray(table, dtype=np.int64).reshape(-1)
-    path = table_entry("exact-rows", ROWS_FORMAT, rules, table, made_by=MADE_BY)
+    path = table_entry("exact-rows", rules, table, made_by=MADE_BY)
     try:
         return TableRows.load(path)
     except (OSError, ValueError, KeyError):
@@ -74,7 +72,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
         int(m.start), m.n_states, m.order, _segments(m, ptr, to), row_const[row], ptr, to,
         row_p[slots],
     )  # fmt: skip
-    write_entry(path, lambda f: np.savez(f, **rows.__dict__))
+    save_arrays(path, **{k: np.asarray(v) for k, v in rows.__dict__.items()})
     return rows
 
 

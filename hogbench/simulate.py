@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hogbench.cache import table_entry, write_entry
+from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError
 from hogbench.jit import jit, kernel
 from hogbench.rules.base import (
@@ -46,8 +46,6 @@ BLOCK_GAMES = 200_000
 MAX_TURNS = 100_000
 #: Above this many states a duel resolves outcomes on the spot instead of building rows.
 MAX_COMPACT_STATES = 500_000
-#: Changes whenever the rows' layout or meaning does, so older cached rows are not read.
-ROWS_FORMAT = 1
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -128,10 +126,10 @@ def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, obs
 
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
     """The rows of one strategy table, from the disk cache or built; None for models too large."""
-    path = table_entry("rows", ROWS_FORMAT, rules, table, made_by=(__name__,))
+    path = table_entry("rows", rules, table, made_by=(__name__,))
     try:
-        with np.load(path) as saved:
-            return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
+        saved = load_arrays(path)
+        return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
     except (OSError, ValueError, KeyError):
         pass  # not cached yet, or unreadable: build it
     m = rules.model
@@ -141,7 +139,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
         m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob,
         m.observation, table,
     )  # fmt: skip
-    write_entry(path, lambda f: np.savez(f, start=m.start, ptr=ptr, keep=keep, codes=codes))
+    save_arrays(path, start=np.int64(m.start), ptr=ptr, keep=keep, codes=codes)
     return Rows(m.start, ptr, keep, codes)
 
 

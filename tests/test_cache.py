@@ -1,0 +1,83 @@
+"""The disk cache: where it lives, that it stays under its cap (least recently used first), that
+entries are compact and read back exactly, and that `hogbench cache` shows and clears it."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from hogbench import cache
+from hogbench.cli import app
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.delenv(cache.CAP_ENV, raising=False)
+    return tmp_path / "cache"
+
+
+def test_the_variable_wins_else_the_platforms_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "mine"))
+    assert cache.cache_root() == tmp_path / "mine"
+    monkeypatch.delenv(cache.CACHE_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # what Linux's folder follows
+    assert cache.cache_root() == tmp_path / "xdg" / "hogbench"
+
+
+def test_arrays_come_back_exactly_in_their_own_types_and_smaller(root):
+    arrays = {
+        "ptr": np.arange(0, 300_000, 3, dtype=np.int64),
+        "codes": np.repeat(np.arange(40, dtype=np.int64), 2_500) * 7,
+        "negative": np.array([-5, 3, 120], dtype=np.int64),
+        "p": np.linspace(0, 1, 1000),
+        "start": np.int64(123),
+    }
+    path = root / "rows" / "x.npz"
+    cache.save_arrays(path, **arrays)
+    back = cache.load_arrays(path)
+    for name, array in arrays.items():
+        assert back[name].dtype == np.asarray(array).dtype and np.array_equal(back[name], array)
+    raw = sum(np.asarray(a).nbytes for a in arrays.values())
+    assert path.stat().st_size < raw / 4
+
+
+def test_past_the_cap_the_least_recently_used_go_first(root, monkeypatch):
+    monkeypatch.setenv(cache.CAP_ENV, "0.85")  # MB: four entries fit, five do not
+    rng = np.random.default_rng(0)
+    paths = []
+    for k in range(4):  # ~190 KB each once compressed (random floats do not compress)
+        path = root / "rows" / f"{k}.npz"
+        cache.save_arrays(path, p=rng.random(24_000))
+        os.utime(path, (time.time() - 100 + k, time.time() - 100 + k))
+        paths.append(path)
+    cache.load_arrays(paths[0])  # used just now: it stays
+    cache.save_arrays(root / "rows" / "new.npz", p=rng.random(24_000))
+    kept = {p.name for p, _ in cache.entries()}
+    assert "0.npz" in kept and "new.npz" in kept and "1.npz" not in kept
+    assert sum(info.st_size for _, info in cache.entries()) <= cache.cap_bytes()
+
+
+def test_a_vanished_entry_is_a_miss_not_a_crash(root):
+    with pytest.raises(OSError):
+        cache.load_arrays(root / "rows" / "gone.npz")
+    assert cache.enforce_cap(0) == 0  # nothing there, nothing to do
+
+
+def test_cache_info_and_clear_through_the_cli(root):
+    cache.save_arrays(root / "rows" / "a.npz", x=np.arange(10))
+    cache.write_sealed(root / "tables" / "b.json", "b", {"choices": [1, 2]})
+    runner = CliRunner()
+    info = json.loads(runner.invoke(app, ["cache", "info", "--json"]).stdout)
+    assert info["path"] == str(root) and info["entries"] == 2
+    assert set(info["kinds"]) == {"rows", "tables"} and info["cap_bytes"] == 500 * 2**20
+    cleared = json.loads(runner.invoke(app, ["cache", "clear", "--json"]).stdout)
+    assert cleared["entries"] == 2 and cleared["bytes"] > 0
+    assert cache.entries() == [] and (root / cache.SECRET).exists()  # the key stays
+    shown = runner.invoke(app, ["cache", "info"]).stdout
+    assert "total 0.0 MB of 500.0 MB" in shown
