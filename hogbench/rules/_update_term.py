@@ -1,0 +1,151 @@
+"""What the terms from Summer 2022 on share: a turn is points, then an update of the mover's score.
+
+In these terms (Su22, Fa22, Sp23, Fa23 and after) the course's ``play(strategy0, strategy1,
+update, ...)`` takes an update function: the mover's new score is ``after(score + points)``,
+where the points are the dice (Sow Sad: any 1 makes the turn 1 point) or, for 0 dice, a rule of
+the scores (Oink Points, Pig Tail, Boar Brawl). There are no swaps and no extra turns, so the
+state is the two scores, and every turn raises their sum: the model is acyclic by that sum.
+
+A term module gives its course functions and a subclass of ``UpdateTerm`` naming them:
+``zero_points(score, opponent)``, ``after(score)`` and the names the narration uses. Not a
+rule set itself (the registry skips modules whose names start with ``_``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import ClassVar
+
+import numpy as np
+
+from hogbench.jit import jit
+from hogbench.rules.base import (
+    OTHER,
+    WIN,
+    Builtin,
+    GameModel,
+    RuleSet,
+    Step,
+    dice_distribution,
+    distribution_table,
+    levels_by_key,
+    outcome,
+    resolve_signature,
+    roll_kind_signature,
+)
+
+MAX_DICE = 10
+
+
+def sow_sad(outcomes) -> int:
+    """Sow Sad: "If any of the dice outcomes is a 1, the current player's score for the turn
+    is 1." Otherwise the turn scores the sum of the outcomes."""
+    return 1 if 1 in outcomes else sum(outcomes)
+
+
+def always_roll(n):
+    """Return a player strategy that always rolls N dice (the course's ``always_roll``)."""
+    assert 0 <= n <= 10
+
+    def strategy(score, opponent_score):
+        return n
+
+    return strategy
+
+
+# The engines' model: state score * goal + opponent; params [goal, zero[score * goal +
+# opponent] ..., after[score] ...], tables made by calling the term's course functions.
+
+
+@jit(roll_kind_signature)
+def _roll_kind(params, state, choice):
+    return MAX_DICE if choice == 0 else choice - 1
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    score = state // goal
+    opponent = state % goal
+    points = params[1 + state] if choice == 0 else value
+    score = params[1 + goal * goal + score + points]
+    if score >= goal:
+        return WIN
+    return outcome(opponent * goal + score, OTHER)
+
+
+class UpdateTerm(RuleSet):
+    """A term whose turn is ``after(score + points)``; subclasses name the course functions."""
+
+    strategy_args = ("score", "opponent_score")
+    requires_deterministic = True
+    baseline = "always_roll:6"
+    hidden_state = "nothing beyond the two scores"
+    #: points for rolling 0 dice: zero_points(score, opponent_score)
+    zero_points: ClassVar[Callable[[int, int], int]]
+    #: the mover's score after the turn's points are added: after(score)
+    after: ClassVar[Callable[[int], int]]
+    zero_rule: ClassVar[str]  # the names the narration uses
+    after_rule: ClassVar[str]
+
+    def build_model(self) -> GameModel:
+        goal = self.goal
+        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), sow_sad) for n in range(1, 11)]
+        rows.append({0: 1.0})
+        ptr, values, probs = distribution_table(rows)
+        zero = [self.zero_points(s, o) for s in range(goal) for o in range(goal)]
+        assert min(zero) >= 1  # every turn raises the sum of the scores
+        top = goal + max(max(zero), int(values.max()))
+        after = [self.after(s) for s in range(top)]
+        assert all(a >= s for s, a in enumerate(after))
+        scores = np.arange(goal * goal, dtype=np.int64)
+        order, level_ptr = levels_by_key(scores // goal + scores % goal)
+        return GameModel(
+            n_states=goal * goal,
+            start=0,
+            observation=scores,
+            order=order,
+            level_ptr=level_ptr,
+            cyclic=False,
+            params=np.array([goal, *zero, *after], dtype=np.int64),
+            roll_kind=_roll_kind,
+            resolve=_resolve,
+            dist_ptr=ptr,
+            dist_value=values,
+            dist_prob=probs,
+            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
+            independent_levels=True,
+        )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        score, opponent = self.scores(state)
+        if choice == 0:
+            dice, points = (), self.zero_points(score, opponent)
+            events = [f"{self.zero_rule}: {points} point{'s' * (points != 1)}"]
+        else:
+            dice = tuple(rng.randint(1, 6) for _ in range(choice))
+            points = sow_sad(dice)
+            events = ["Sow Sad! 1 point"] if 1 in dice else [f"{points} points"]
+        new = self.after(score + points)
+        if new != score + points:
+            events.append(f"{self.after_rule}: {score + points} becomes {new}")
+        m = self.model
+        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
+        return Step(dice, events, code, (new, opponent) if new >= self.goal else None)
+
+    def builtins(self) -> dict[str, Builtin]:
+        return {"always_roll": Builtin(always_roll, "always roll N dice: always_roll:6")}
+
+
+def threshold_builtin(strategy: Callable, threshold: int, num_rolls: int, what: str) -> Builtin:
+    """A course strategy with THRESHOLD and NUM_ROLLS parameters as a built-in."""
+
+    def make(threshold=threshold, num_rolls=num_rolls):
+        def bound(score, opponent_score):
+            return strategy(score, opponent_score, threshold, num_rolls)
+
+        bound.__name__ = f"{strategy.__name__}(threshold={threshold}, num_rolls={num_rolls})"
+        return bound
+
+    return Builtin(make, f"0 dice when {what} >= threshold, else num_rolls")

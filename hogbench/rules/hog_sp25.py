@@ -1,0 +1,8 @@
+"""Hog, CS 61A Spring 2025: the rules of Fall 2023 (Sow Sad, Boar Brawl, Sus Fuss), unchanged."""
+
+from hogbench.rules.hog_fa23 import HogFa23
+
+
+class RULES(HogFa23):
+    name = "hog-sp25"
+    title = "Hog, CS 61A Spring 2025 (the rules of Fall 2023)"
