@@ -1,0 +1,164 @@
+"""The terms on the points-then-update kit (hog-fa22 and hog-fa23, with their aliases): the course
+functions, the model against a plain recursion written from each term's course functions, narrated
+turns against those functions, and a student-style file of each term loaded as written."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from math import factorial, prod
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from hogbench import exact
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules, hog_fa22, hog_fa23
+
+FILES = Path(__file__).parent / "files" / "terms"
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term in the course's own functions, and what a student of the term wrote."""
+
+    name: str
+    course: ModuleType
+    zero_points: Callable[[int, int], int]  # (score, opponent) -> points for rolling 0
+    after: Callable[[int], int]  # the mover's score after the term's update rule
+    aliases: tuple[str, ...]
+    student_is: str  # the built-in equal to the student's final_strategy
+
+
+def _square_swine(score: int) -> int:
+    """Square Swine, as the course's square_update composes it."""
+    if hog_fa22.perfect_square(score):
+        return hog_fa22.next_perfect_square(score)
+    return score
+
+
+TERMS = [
+    Term(
+        "hog-fa22",
+        hog_fa22,
+        lambda score, opponent: hog_fa22.tail_points(opponent),
+        _square_swine,
+        ("hog-sp23",),
+        "square_strategy:threshold=8,num_rolls=6",
+    ),
+    Term(
+        "hog-fa23",
+        hog_fa23,
+        hog_fa23.boar_brawl,
+        hog_fa23.sus_points,
+        ("hog-sp24", "hog-fa24", "hog-sp25", "hog-fa25"),
+        "sus_strategy:threshold=9,num_rolls=6",
+    ),
+]
+BY_NAME = {term.name: term for term in TERMS}
+ALL_NAMES = [(term.name, name) for term in TERMS for name in (term.name, *term.aliases)]
+
+
+def test_the_course_functions_of_hog_fa23():
+    assert doctest.testmod(hog_fa23).failed == 0
+    assert [hog_fa23.num_factors(n) for n in (1, 4, 6, 8, 12, 49)] == [1, 3, 4, 4, 6, 3]
+    # 49 (7 x 7) has 3 factors: it becomes 53, the next prime; 97 is prime and stays.
+    assert hog_fa23.sus_points(49) == 53 and hog_fa23.sus_points(97) == 97
+    assert hog_fa23.sus_update(0, 21, 46) == hog_fa23.sus_points(21 + 9)
+
+
+def test_the_course_functions_of_hog_fa22():
+    assert doctest.testmod(hog_fa22).failed == 0
+    # The course's examples: Pig Tail of 2, 22, 57 and 91; 16 is square and becomes 25.
+    assert [hog_fa22.tail_points(s) for s in (0, 2, 22, 57, 91)] == [1, 5, 1, 5, 17]
+    assert hog_fa22.square_update(0, 15, 0) == 16 + 9  # 15 + 1 = 16, a square, becomes 25
+    assert hog_fa22.square_update(0, 14, 0) == 15
+    assert [hog_fa22.square_points(s) for s in (1, 4, 81, 99)] == [4, 9, 100, 99]
+
+
+@cache
+def dice(n: int) -> dict[int, float]:
+    """Points of n six-sided dice under Sow Sad, by multiset (the course's roll_dice rule)."""
+    dist: dict[int, float] = {}
+    for combo in itertools.combinations_with_replacement(range(1, 7), n):
+        ways = factorial(n) // prod(factorial(combo.count(f)) for f in set(combo))
+        points = 1 if 1 in combo else sum(combo)
+        dist[points] = dist.get(points, 0.0) + ways / 6**n
+    return dist
+
+
+def plain_win_chance(term: Term, strategy_a, strategy_b, goal: int = 100) -> float:
+    """A's chance of winning moving first, by memoised recursion on the term's functions."""
+
+    @cache
+    def mover_wins(score, opponent, a_moves):
+        strategy = strategy_a if a_moves else strategy_b
+        n = strategy(score, opponent)
+        outcomes = {term.zero_points(score, opponent): 1.0} if n == 0 else dice(n)
+        total = 0.0
+        for points, p in outcomes.items():
+            new = term.after(score + points)
+            total += p if new >= goal else p * (1 - mover_wins(opponent, new, not a_moves))
+        return total
+
+    return mover_wins(0, 0, True)
+
+
+def _strategy(table):
+    return lambda score, opponent: int(table[score * 100 + opponent])
+
+
+@pytest.mark.parametrize(("term_name", "name"), ALL_NAMES)
+def test_the_model_agrees_with_a_plain_recursion(term_name, name):
+    term, rules = BY_NAME[term_name], get_rules(name)
+    rng = np.random.default_rng(23)
+    course_pair = (
+        load_entrant("always_roll:6", rules).table.choices,
+        load_entrant(term.student_is, rules).table.choices,
+    )
+    random_pair = (rng.integers(0, 11, 10000), rng.integers(0, 11, 10000))
+    for a, b in (course_pair, random_pair):
+        values = exact.evaluate(rules, a, b)
+        first = plain_win_chance(term, _strategy(a), _strategy(b))
+        second = 1 - plain_win_chance(term, _strategy(b), _strategy(a))
+        assert values.first == pytest.approx(first, abs=1e-9)
+        assert values.second == pytest.approx(second, abs=1e-9)
+
+
+@pytest.mark.parametrize("term", TERMS, ids=lambda term: term.name)
+def test_narrated_turns_resolve_as_the_course_functions(term):
+    """Seeded turns, one by one: the narrated step, the model's resolution and the course's
+    functions agree on every new score."""
+    rules = get_rules(term.name)
+    m = rules.model
+    rng = random.Random(5)
+    for _game in range(20):
+        score, opponent = 0, 0
+        while True:
+            n = rng.choice(range(11))
+            state = score * 100 + opponent
+            step = rules.play_step(state, n, random.Random(rng.random()))
+            points = term.zero_points(score, opponent) if n == 0 else term.course.sow_sad(step.dice)
+            expected = term.after(score + points)
+            code = int(m.resolve(m.params, state, n, 0 if n == 0 else points))
+            assert code == step.code
+            if expected >= 100:
+                assert step.final == (expected, opponent)
+                break
+            assert step.final is None and step.code >> 3 == opponent * 100 + expected
+            score, opponent = opponent, expected
+
+
+@pytest.mark.parametrize("term", TERMS, ids=lambda term: term.name)
+def test_a_student_file_of_the_term_loads_as_written(term):
+    rules = get_rules(term.name)
+    entrant = load_entrant(str(FILES / term.name / "hog.py"), rules, cache=False)
+    same = load_entrant(term.student_is, rules)
+    assert entrant.function == "final_strategy"
+    assert (entrant.table.choices == same.table.choices).all()
