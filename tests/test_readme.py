@@ -56,3 +56,12 @@ def test_readme_command_runs(command, workdir):
     )
     assert done.returncode == EXPECTED_EXIT.get(command, 0), done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_readme_names_every_rule_set():
+    """The table of rule sets is where a student looks for their term: none may be missing."""
+    from hogbench.rules import names
+
+    table = README.split("## Rule sets", 1)[1].split("\n## ", 1)[0]
+    missing = [name for name in names() if f"`{name}`" not in table]
+    assert not missing, f"rule sets missing from the README's table: {missing}"
