@@ -1,4 +1,4 @@
-"""The terms on the points-then-update kit (hog-fa22 and hog-fa23, with their aliases): the course
+"""The terms on the points-then-update kit (hog-su22, hog-fa22, hog-fa23 and their aliases): the course
 functions, the model against a plain recursion written from each term's course functions, narrated
 turns against those functions, and a student-style file of each term loaded as written."""
 
@@ -19,7 +19,7 @@ import pytest
 
 from hogbench import exact
 from hogbench.loading import load_entrant
-from hogbench.rules import get_rules, hog_fa22, hog_fa23
+from hogbench.rules import get_rules, hog_fa22, hog_fa23, hog_su22
 
 FILES = Path(__file__).parent / "files" / "terms"
 
@@ -43,7 +43,20 @@ def _square_swine(score: int) -> int:
     return score
 
 
+def _pigs_on_prime(score: int) -> int:
+    """Pigs on Prime, as the course's play adds it after the turn."""
+    return score + hog_su22.pigs_on_prime(score, 0)
+
+
 TERMS = [
+    Term(
+        "hog-su22",
+        hog_su22,
+        hog_su22.oink_points,
+        _pigs_on_prime,
+        (),
+        "pigs_on_prime_strategy:threshold=10,num_rolls=5",
+    ),
     Term(
         "hog-fa22",
         hog_fa22,
@@ -80,6 +93,13 @@ def test_the_course_functions_of_hog_fa22():
     assert hog_fa22.square_update(0, 15, 0) == 16 + 9  # 15 + 1 = 16, a square, becomes 25
     assert hog_fa22.square_update(0, 14, 0) == 15
     assert [hog_fa22.square_points(s) for s in (1, 4, 81, 99)] == [4, 9, 100, 99]
+
+
+def test_the_course_functions_of_hog_su22():
+    assert doctest.testmod(hog_su22).failed == 0
+    # The course's is_prime counts 1 as prime: Sow Sad from 0 lands on 1, then on 2.
+    assert [hog_su22.oink_points(0, s) for s in (0, 9, 10, 45, 90)] == [1, 1, 2, 3, 18]
+    assert [s + hog_su22.pigs_on_prime(s, 0) for s in (1, 2, 4, 23, 89)] == [2, 3, 4, 29, 97]
 
 
 @cache

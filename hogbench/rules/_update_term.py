@@ -138,8 +138,11 @@ class UpdateTerm(RuleSet):
         return {"always_roll": Builtin(always_roll, "always roll N dice: always_roll:6")}
 
 
-def threshold_builtin(strategy: Callable, threshold: int, num_rolls: int, what: str) -> Builtin:
-    """A course strategy with THRESHOLD and NUM_ROLLS parameters as a built-in."""
+def threshold_builtin(
+    strategy: Callable, threshold: int, num_rolls: int, what: str, summary: str = ""
+) -> Builtin:
+    """A course strategy with THRESHOLD and NUM_ROLLS parameters as a built-in; its summary is
+    "0 dice when WHAT >= threshold, else num_rolls" unless SUMMARY is given."""
 
     def make(threshold=threshold, num_rolls=num_rolls):
         def bound(score, opponent_score):
@@ -148,4 +151,4 @@ def threshold_builtin(strategy: Callable, threshold: int, num_rolls: int, what: 
         bound.__name__ = f"{strategy.__name__}(threshold={threshold}, num_rolls={num_rolls})"
         return bound
 
-    return Builtin(make, f"0 dice when {what} >= threshold, else num_rolls")
+    return Builtin(make, summary or f"0 dice when {what} >= threshold, else num_rolls")
