@@ -1,4 +1,5 @@
-"""The terms on the points-then-update kit (hog-su22, hog-fa22, hog-fa23 and their aliases): the course
+"""The terms on the points-then-update kit (hog-fa21, hog-su22, hog-fa22, hog-fa23
+and their aliases): the course
 functions, the model against a plain recursion written from each term's course functions, narrated
 turns against those functions, and a student-style file of each term loaded as written."""
 
@@ -19,7 +20,7 @@ import pytest
 
 from hogbench import exact
 from hogbench.loading import load_entrant
-from hogbench.rules import get_rules, hog_fa22, hog_fa23, hog_su22
+from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_su22
 
 FILES = Path(__file__).parent / "files" / "terms"
 
@@ -31,24 +32,37 @@ class Term:
     name: str
     course: ModuleType
     zero_points: Callable[[int, int], int]  # (score, opponent) -> points for rolling 0
-    after: Callable[[int], int]  # the mover's score after the term's update rule
+    after_turn: Callable[[int, int], int]  # (score, opponent) -> score after the term's rule
     aliases: tuple[str, ...]
     student_is: str  # the built-in equal to the student's final_strategy
 
 
-def _square_swine(score: int) -> int:
+def _square_swine(score: int, opponent: int) -> int:
     """Square Swine, as the course's square_update composes it."""
     if hog_fa22.perfect_square(score):
         return hog_fa22.next_perfect_square(score)
     return score
 
 
-def _pigs_on_prime(score: int) -> int:
+def _pigs_on_prime(score: int, opponent: int) -> int:
     """Pigs on Prime, as the course's play adds it after the turn."""
-    return score + hog_su22.pigs_on_prime(score, 0)
+    return score + hog_su22.pigs_on_prime(score, opponent)
+
+
+def _hog_pile(score: int, opponent: int) -> int:
+    """Hog Pile, as the course's play adds it after the turn."""
+    return score + hog_fa21.hog_pile(score, opponent)
 
 
 TERMS = [
+    Term(
+        "hog-fa21",
+        hog_fa21,
+        lambda score, opponent: hog_fa21.picky_piggy(opponent),
+        _hog_pile,
+        (),
+        "hog_pile_strategy:cutoff=7,num_rolls=5",
+    ),
     Term(
         "hog-su22",
         hog_su22,
@@ -69,7 +83,7 @@ TERMS = [
         "hog-fa23",
         hog_fa23,
         hog_fa23.boar_brawl,
-        hog_fa23.sus_points,
+        lambda score, opponent: hog_fa23.sus_points(score),
         ("hog-sp24", "hog-fa24", "hog-sp25", "hog-fa25"),
         "sus_strategy:threshold=9,num_rolls=6",
     ),
@@ -93,6 +107,19 @@ def test_the_course_functions_of_hog_fa22():
     assert hog_fa22.square_update(0, 15, 0) == 16 + 9  # 15 + 1 = 16, a square, becomes 25
     assert hog_fa22.square_update(0, 14, 0) == 15
     assert [hog_fa22.square_points(s) for s in (1, 4, 81, 99)] == [4, 9, 100, 99]
+
+
+def test_the_course_functions_of_hog_fa21():
+    assert doctest.testmod(hog_fa21).failed == 0
+    # The digits of 1/7 = 0.142857142857...: the nth is Picky Piggy of n; 0 scores 7.
+    digits = f"{10**60 // 7:060d}"
+    assert [hog_fa21.picky_piggy(n) for n in range(1, 60)] == [int(d) for d in digits[:59]]
+    assert hog_fa21.picky_piggy(0) == 7
+    # Hog Pile: 16 + 4 (Picky Piggy of 20) meets the opponent's 20 and doubles to 40.
+    assert hog_fa21.play(hog_fa21.always_roll(0), hog_fa21.always_roll(0), 16, 20, goal=40) == (
+        40,
+        20,
+    )
 
 
 def test_the_course_functions_of_hog_su22():
@@ -123,7 +150,7 @@ def plain_win_chance(term: Term, strategy_a, strategy_b, goal: int = 100) -> flo
         outcomes = {term.zero_points(score, opponent): 1.0} if n == 0 else dice(n)
         total = 0.0
         for points, p in outcomes.items():
-            new = term.after(score + points)
+            new = term.after_turn(score + points, opponent)
             total += p if new >= goal else p * (1 - mover_wins(opponent, new, not a_moves))
         return total
 
@@ -165,7 +192,7 @@ def test_narrated_turns_resolve_as_the_course_functions(term):
             state = score * 100 + opponent
             step = rules.play_step(state, n, random.Random(rng.random()))
             points = term.zero_points(score, opponent) if n == 0 else term.course.sow_sad(step.dice)
-            expected = term.after(score + points)
+            expected = term.after_turn(score + points, opponent)
             code = int(m.resolve(m.params, state, n, 0 if n == 0 else points))
             assert code == step.code
             if expected >= 100:

@@ -1,18 +1,20 @@
 """What the terms from Summer 2022 on share: a turn is points, then an update of the mover's score.
 
 In these terms (Su22, Fa22, Sp23, Fa23 and after) the course's ``play(strategy0, strategy1,
-update, ...)`` takes an update function: the mover's new score is ``after(score + points)``,
+update, ...)`` takes an update function (Fa21 and Su22 add a rule's points in ``play``): the
+mover's new score is ``after_turn(score + points, opponent)``,
 where the points are the dice (Sow Sad: any 1 makes the turn 1 point) or, for 0 dice, a rule of
 the scores (Oink Points, Pig Tail, Boar Brawl). There are no swaps and no extra turns, so the
 state is the two scores, and every turn raises their sum: the model is acyclic by that sum.
 
 A term module gives its course functions and a subclass of ``UpdateTerm`` naming them:
-``zero_points(score, opponent)``, ``after(score)`` and the names the narration uses. Not a
+``zero_points(score, opponent)``, ``after_turn(score, opponent)`` and the names the narration uses. Not a
 rule set itself (the registry skips modules whose names start with ``_``).
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import ClassVar
@@ -55,7 +57,7 @@ def always_roll(n):
 
 
 # The engines' model: state score * goal + opponent; params [goal, zero[score * goal +
-# opponent] ..., after[score] ...], tables made by calling the term's course functions.
+# opponent] ..., after_turn[score * goal + opponent] ...], tables made by calling the term's course functions.
 
 
 @jit(roll_kind_signature)
@@ -69,14 +71,15 @@ def _resolve(params, state, choice, value):
     score = state // goal
     opponent = state % goal
     points = params[1 + state] if choice == 0 else value
-    score = params[1 + goal * goal + score + points]
+    score = params[1 + goal * goal + (score + points) * goal + opponent]
     if score >= goal:
         return WIN
     return outcome(opponent * goal + score, OTHER)
 
 
 class UpdateTerm(RuleSet):
-    """A term whose turn is ``after(score + points)``; subclasses name the course functions."""
+    """A term whose turn is ``after_turn(score + points, opponent)``; subclasses name the course
+    functions."""
 
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True
@@ -84,8 +87,8 @@ class UpdateTerm(RuleSet):
     hidden_state = "nothing beyond the two scores"
     #: points for rolling 0 dice: zero_points(score, opponent_score)
     zero_points: ClassVar[Callable[[int, int], int]]
-    #: the mover's score after the turn's points are added: after(score)
-    after: ClassVar[Callable[[int], int]]
+    #: the mover's score once the turn's points are added: after_turn(score, opponent_score)
+    after_turn: ClassVar[Callable[[int, int], int]]
     zero_rule: ClassVar[str]  # the names the narration uses
     after_rule: ClassVar[str]
 
@@ -97,8 +100,8 @@ class UpdateTerm(RuleSet):
         zero = [self.zero_points(s, o) for s in range(goal) for o in range(goal)]
         assert min(zero) >= 1  # every turn raises the sum of the scores
         top = goal + max(max(zero), int(values.max()))
-        after = [self.after(s) for s in range(top)]
-        assert all(a >= s for s, a in enumerate(after))
+        after = [self.after_turn(s, o) for s in range(top) for o in range(goal)]
+        assert all(a >= i // goal for i, a in enumerate(after))
         scores = np.arange(goal * goal, dtype=np.int64)
         order, level_ptr = levels_by_key(scores // goal + scores % goal)
         return GameModel(
@@ -127,7 +130,7 @@ class UpdateTerm(RuleSet):
             dice = tuple(rng.randint(1, 6) for _ in range(choice))
             points = sow_sad(dice)
             events = ["Sow Sad! 1 point"] if 1 in dice else [f"{points} points"]
-        new = self.after(score + points)
+        new = self.after_turn(score + points, opponent)
         if new != score + points:
             events.append(f"{self.after_rule}: {score + points} becomes {new}")
         m = self.model
@@ -139,16 +142,32 @@ class UpdateTerm(RuleSet):
 
 
 def threshold_builtin(
-    strategy: Callable, threshold: int, num_rolls: int, what: str, summary: str = ""
+    strategy: Callable,
+    threshold: int,
+    num_rolls: int,
+    what: str,
+    summary: str = "",
+    name: str = "threshold",
 ) -> Builtin:
-    """A course strategy with THRESHOLD and NUM_ROLLS parameters as a built-in; its summary is
-    "0 dice when WHAT >= threshold, else num_rolls" unless SUMMARY is given."""
+    """A course strategy with a THRESHOLD (called NAME in its term) and NUM_ROLLS as a built-in;
+    its summary is "0 dice when WHAT >= NAME, else num_rolls" unless SUMMARY is given."""
 
-    def make(threshold=threshold, num_rolls=num_rolls):
+    def make(**params):
+        if set(params) - {name, "num_rolls"}:
+            raise TypeError("unknown parameter")
+        limit, rolls = params.get(name, threshold), params.get("num_rolls", num_rolls)
+
         def bound(score, opponent_score):
-            return strategy(score, opponent_score, threshold, num_rolls)
+            return strategy(score, opponent_score, limit, rolls)
 
-        bound.__name__ = f"{strategy.__name__}(threshold={threshold}, num_rolls={num_rolls})"
+        bound.__name__ = f"{strategy.__name__}({name}={limit}, num_rolls={rolls})"
         return bound
 
-    return Builtin(make, summary or f"0 dice when {what} >= threshold, else num_rolls")
+    # The parameters a built-in takes are read from its signature (and named in errors).
+    make.__signature__ = inspect.Signature(
+        [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=threshold),
+            inspect.Parameter("num_rolls", inspect.Parameter.KEYWORD_ONLY, default=num_rolls),
+        ]
+    )
+    return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")

@@ -100,7 +100,10 @@ class HogFa22(UpdateTerm):
         ("Square Swine", "a perfect-square score becomes the next perfect square"),
     )
     zero_rule, after_rule = "Pig Tail", "Square Swine"
-    after = staticmethod(square_points)
+
+    @staticmethod
+    def after_turn(score, opponent_score):
+        return square_points(score)
 
     @staticmethod
     def zero_points(score, opponent_score):

@@ -130,7 +130,10 @@ class HogFa23(UpdateTerm):
     )
     zero_rule, after_rule = "Boar Brawl", "Sus Fuss"
     zero_points = staticmethod(boar_brawl)
-    after = staticmethod(sus_points)
+
+    @staticmethod
+    def after_turn(score, opponent_score):
+        return sus_points(score)
 
     def builtins(self):
         return super().builtins() | {

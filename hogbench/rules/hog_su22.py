@@ -113,10 +113,6 @@ def pigs_on_prime_strategy(score, opponent_score, threshold=8, num_rolls=6):
     return num_rolls
 
 
-def _after_prime(score: int) -> int:
-    return score + pigs_on_prime(score, 0)
-
-
 class HogSu22(UpdateTerm):
     name = "hog-su22"
     title = "Hog, CS 61A Summer 2022"
@@ -127,7 +123,10 @@ class HogSu22(UpdateTerm):
     )
     zero_rule, after_rule = "Oink Points", "Pigs on Prime"
     zero_points = staticmethod(oink_points)
-    after = staticmethod(_after_prime)
+
+    @staticmethod
+    def after_turn(score, opponent_score):
+        return score + pigs_on_prime(score, opponent_score)
 
     def builtins(self):
         return super().builtins() | {
