@@ -1209,18 +1209,13 @@ def observation_values(
 def expected_turn_scores(rules: RuleSet, sides: int = 6) -> dict[int, float]:
     """The exact mean of ``roll_dice(n, dice)`` for n = 1..10 with fair SIDES-sided dice.
 
-    Computed from the rule module's own ``dice_points`` (the function the model's dice
+    Computed from the rule set's own ``dice_points`` (the function the model's dice
     distributions are built from), enumerated over every roll: what the course's
     ``max_scoring_num_rolls`` experiment estimates.
     """
-    import importlib
-
     from hogbench.rules.base import dice_distribution
 
-    module = importlib.import_module(type(rules).__module__)
-    points = getattr(module, "dice_points", None)
-    if points is None:
-        raise HogbenchError(f"{rules.name} has no dice_points rule: no turn-score experiment")
+    points = rules.dice_rule()
     faces = tuple(range(1, sides + 1))
     return {
         n: sum(v * p for v, p in dice_distribution(n, faces, points).items()) for n in range(1, 11)

@@ -56,7 +56,7 @@ def max_scoring_num_rolls(
     >>> max_scoring_num_rolls(make_test_dice(1, 6))
     1
     """
-    roll = _course_module(rules).roll_dice
+    roll = get_rules(rules).roll_dice
     best, best_score = 0, 0.0
     for num_rolls in range(1, 11):
         score = make_averaged(roll, trials_count)(num_rolls, dice)
@@ -115,13 +115,6 @@ def _in_process_player(strategy: Callable, rules: RuleSet):
         return ("live", lambda: strategy)
 
 
-def _course_module(rules: str):
-    import importlib
-
-    name = get_rules(rules).name
-    return importlib.import_module(f"hogbench.rules.{name.replace('-', '_')}")
-
-
 @dataclass(frozen=True)
 class TurnScore:
     num_rolls: int
@@ -136,7 +129,6 @@ def turn_scores(rules: RuleSet, sides: int, trials: int, seed: int) -> list[Turn
     expectation from the rule set's outcome distributions."""
     from hogbench.exact import expected_turn_scores
 
-    module = _course_module(rules.name)
     exact_means = expected_turn_scores(rules, sides)
     rng = random.Random(seed)
 
@@ -145,7 +137,7 @@ def turn_scores(rules: RuleSet, sides: int, trials: int, seed: int) -> list[Turn
 
     rows = []
     for num_rolls in range(1, 11):
-        samples = np.array([module.roll_dice(num_rolls, dice) for _ in range(trials)], float)
+        samples = np.array([rules.roll_dice(num_rolls, dice) for _ in range(trials)], float)
         half = 1.959963984540054 * samples.std(ddof=1) / np.sqrt(trials) if trials > 1 else 0.0
         mean = samples.mean()
         rows.append(TurnScore(num_rolls, mean, mean - half, mean + half, exact_means[num_rolls]))

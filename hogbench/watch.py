@@ -30,10 +30,7 @@ class Turn:
 
 def commentary_for(rules: RuleSet):
     """The course's commentary: lead changes and each player's biggest gain so far."""
-    import importlib
-
-    module = importlib.import_module(type(rules).__module__)
-    highest = getattr(module, "announce_highest", None) or make_announce_highest(
+    highest = rules.announce_highest or make_announce_highest(
         "{gain} point(s)! The most yet for Player {who}"
     )
     return both(highest(0), both(highest(1), announce_lead_changes()))

@@ -102,3 +102,23 @@ def test_solve_export_check_and_duel_round_trip(name, tmp_path):
     error = mc["paired"]["standard_error"]
     assert 0 < error < 0.01
     assert abs(mc["win_rate"] - exact["win_rate"]) <= 4 * error, (mc["win_rate"], exact)
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_turn_score_experiment(name):
+    """max-scoring-num-rolls works for every Hog term from the rule set's own dice rule (its exact
+    means equal the closed form where any 1 scores 1 point), and the cousins, whose turns are
+    not a number of dice, say so in one line."""
+    rules = get_rules(name)
+    args = ["experiment", "max-scoring-num-rolls", "--rules", name, "-n", "50", "--json"]
+    result = runner.invoke(app, args)
+    if rules.dice_points is None:
+        assert result.exit_code == 2 and "not played by rolling a number of dice" in result.output
+        return
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [row["num_rolls"] for row in rows] == list(range(1, 11))
+    if rules.dice_points([1, 1, 1, 5]) == 1:  # Pig Out and Sow Sad: any 1 makes the turn 1 point
+        for row in rows:
+            n, no_one = row["num_rolls"], (5 / 6) ** row["num_rolls"]
+            assert row["exact"] == pytest.approx((1 - no_one) + no_one * 4 * n, abs=1e-12)

@@ -84,6 +84,7 @@ class UpdateTerm(RuleSet):
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True
     baseline = "always_roll:6"
+    dice_points = staticmethod(sow_sad)
     hidden_state = "nothing beyond the two scores"
     #: points for rolling 0 dice: zero_points(score, opponent_score)
     zero_points: ClassVar[Callable[[int, int], int]]

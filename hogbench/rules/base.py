@@ -240,6 +240,12 @@ class RuleSet:
     requires_deterministic: ClassVar[bool] = False
     #: what the game's state holds that a strategy does not see (``solve`` explains it)
     hidden_state: ClassVar[str] = "more than the strategy's arguments"
+    #: The dice rule of a Hog term: the points of one roll from its outcomes (Pig Out, Sow Sad).
+    #: None where turns are not "roll N dice" (Pig, Big Pig, Greed): the course's turn-score
+    #: experiments are Hog's.
+    dice_points: ClassVar[Callable[[list[int]], int] | None] = None
+    #: The term's announce_highest(who) commentary for ``watch``; None: a generic wording.
+    announce_highest: ClassVar[Callable | None] = None
 
     def __init__(self, goal: int | None = None, **options: Any) -> None:
         self.goal = self.default_goal if goal is None else int(goal)
@@ -259,6 +265,19 @@ class RuleSet:
         self.options = {k: default for k, (default, _) in self.options_help.items()}
         for key, value in options.items():
             self.options[key] = _coerce_option(self.name, key, value, self.options_help[key][0])
+
+    def dice_rule(self) -> Callable[[list[int]], int]:
+        """The dice rule, or a UsageError saying why this game has none."""
+        if self.dice_points is None:
+            raise UsageError(
+                f"{self.name} is not played by rolling a number of dice: the turn-score"
+                " experiments are Hog's"
+            )
+        return self.dice_points
+
+    def roll_dice(self, num_rolls: int, dice: Callable[[], int]) -> int:
+        """The course's roll_dice: NUM_ROLLS outcomes of DICE, scored by the term's dice rule."""
+        return self.dice_rule()([dice() for _ in range(num_rolls)])
 
     # -- identity ---------------------------------------------------------------------------
     @property

@@ -90,9 +90,6 @@ def pig_out(outcomes) -> int:
     return sum(outcomes)
 
 
-dice_points = pig_out  # every Hog rule set names its dice rule dice_points for the experiments
-
-
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
     unless any of the outcomes is 1. In that case, return the number of 1's rolled, at most
@@ -356,6 +353,7 @@ def _resolve(params, state, choice, value):
 
 class HogContest(RuleSet):
     name = "hog-contest"
+    dice_points = staticmethod(pig_out)
     hidden_state = "whether each player has used their Pork Chop"
     title = "Hog contest, CS 61A (with Pork Chop)"
     strategy_args = ("score", "opponent_score")

@@ -157,6 +157,7 @@ class HogFa20(SwapTerm):
     name = "hog-fa20"
     title = "Hog, CS 61A Fall 2020"
     baseline = "always_roll:6"
+    announce_highest = staticmethod(announce_highest)
     free_bacon = staticmethod(free_bacon)
     rule_lines = (
         ("Pig Out", "any die showing 1 makes the turn score 1"),

@@ -190,6 +190,8 @@ class SwapTerm(RuleSet):
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True
     baseline = "always_roll:4"
+    dice_points = staticmethod(pig_out)
+    announce_highest = staticmethod(announce_highest)
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)
 

@@ -78,9 +78,6 @@ def pig_out(outcomes) -> int:
     return 1 if 1 in outcomes else sum(outcomes)
 
 
-dice_points = pig_out  # every Hog rule set names its dice rule dice_points for the experiments
-
-
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
     unless any of the outcomes is 1. In that case, return 1.
@@ -347,6 +344,8 @@ def _q_keys(params, states, choices, lo, hi, out):
 
 class HogSu20(RuleSet):
     name = "hog-su20"
+    dice_points = staticmethod(pig_out)
+    announce_highest = staticmethod(announce_highest)
     max_goal = 200  # the previous-turn state multiplies the states by 121 or more
     hidden_state = "each player's points on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Summer 2020"

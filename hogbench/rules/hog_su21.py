@@ -63,9 +63,6 @@ def sow_sad(outcomes) -> int:
     return 1 if 1 in outcomes else sum(outcomes)
 
 
-dice_points = sow_sad  # every Hog rule set names its dice rule dice_points for the experiments
-
-
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
     unless any of the outcomes is 1. In that case, return 1.
@@ -218,6 +215,8 @@ def _resolve(params, state, choice, value):
 class HogSu21(RuleSet):
     name = "hog-su21"
     title = "Hog, CS 61A Summer 2021"
+    dice_points = staticmethod(sow_sad)
+    announce_highest = staticmethod(announce_highest)
     strategy_args = ("score", "opponent_score")
     requires_deterministic = True
     rule_lines = (
