@@ -14,7 +14,6 @@ rule set itself (the registry skips modules whose names start with ``_``).
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable
 from typing import ClassVar
@@ -22,6 +21,11 @@ from typing import ClassVar
 import numpy as np
 
 from hogbench.jit import jit
+from hogbench.rules._kit import (  # noqa: F401  (always_roll, threshold_builtin re-exported)
+    ALWAYS_ROLL,
+    always_roll,
+    threshold_builtin,
+)
 from hogbench.rules.base import (
     OTHER,
     WIN,
@@ -44,16 +48,6 @@ def sow_sad(outcomes) -> int:
     """Sow Sad: "If any of the dice outcomes is a 1, the current player's score for the turn
     is 1." Otherwise the turn scores the sum of the outcomes."""
     return 1 if 1 in outcomes else sum(outcomes)
-
-
-def always_roll(n):
-    """Return a player strategy that always rolls N dice (the course's ``always_roll``)."""
-    assert 0 <= n <= 10
-
-    def strategy(score, opponent_score):
-        return n
-
-    return strategy
 
 
 # The engines' model: state score * goal + opponent; params [goal, zero[score * goal +
@@ -139,36 +133,4 @@ class UpdateTerm(RuleSet):
         return Step(dice, events, code, (new, opponent) if new >= self.goal else None)
 
     def builtins(self) -> dict[str, Builtin]:
-        return {"always_roll": Builtin(always_roll, "always roll N dice: always_roll:6")}
-
-
-def threshold_builtin(
-    strategy: Callable,
-    threshold: int,
-    num_rolls: int,
-    what: str,
-    summary: str = "",
-    name: str = "threshold",
-) -> Builtin:
-    """A course strategy with a THRESHOLD (called NAME in its term) and NUM_ROLLS as a built-in;
-    its summary is "0 dice when WHAT >= NAME, else num_rolls" unless SUMMARY is given."""
-
-    def make(**params):
-        if set(params) - {name, "num_rolls"}:
-            raise TypeError("unknown parameter")
-        limit, rolls = params.get(name, threshold), params.get("num_rolls", num_rolls)
-
-        def bound(score, opponent_score):
-            return strategy(score, opponent_score, limit, rolls)
-
-        bound.__name__ = f"{strategy.__name__}({name}={limit}, num_rolls={rolls})"
-        return bound
-
-    # The parameters a built-in takes are read from its signature (and named in errors).
-    make.__signature__ = inspect.Signature(
-        [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=threshold),
-            inspect.Parameter("num_rolls", inspect.Parameter.KEYWORD_ONLY, default=num_rolls),
-        ]
-    )
-    return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")
+        return {"always_roll": ALWAYS_ROLL}

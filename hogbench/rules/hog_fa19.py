@@ -221,6 +221,8 @@ class HogFa19(SwapTerm):
     title = "Hog, CS 61A Fall 2019"
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
     options_help = {
         "feral_hogs": (True, "Feral Hogs: +3 when the dice rolled are 2 away from your last"),
     }

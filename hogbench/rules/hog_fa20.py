@@ -30,6 +30,7 @@ import numpy as np
 from hogbench.commentary import make_announce_highest
 from hogbench.dice import six_sided
 from hogbench.jit import jit
+from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -45,7 +46,6 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     SwapTerm,
     _roll_kind,
     always_roll,
-    bind,
     make_test_dice,
     other,
     pig_out,
@@ -192,16 +192,16 @@ class HogFa20(SwapTerm):
         return Step(dice, events, code, final)
 
     def builtins(self) -> dict[str, Builtin]:
-        def builtin(strategy, text):
-            return Builtin(lambda cutoff=8, num_rolls=6: bind(strategy, cutoff, num_rolls), text)
-
         return {
-            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
-            "bacon_strategy": builtin(
-                bacon_strategy, "0 dice when Free Bacon gives >= cutoff, else num_rolls"
-            ),
-            "extra_turn_strategy": builtin(
-                extra_turn_strategy, "0 dice when it gives an extra turn or >= cutoff points"
+            "always_roll": ALWAYS_ROLL,
+            "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "Free Bacon", name="cutoff"),
+            "extra_turn_strategy": threshold_builtin(
+                extra_turn_strategy,
+                8,
+                6,
+                "",
+                "0 dice when it gives an extra turn or >= cutoff points, else num_rolls",
+                name="cutoff",
             ),
         }
 

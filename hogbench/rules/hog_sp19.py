@@ -36,6 +36,7 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
+from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
 from hogbench.rules.base import (
     LOSE,
     OTHER,
@@ -194,6 +195,11 @@ class SwapTerm(RuleSet):
     announce_highest = staticmethod(announce_highest)
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    swap_strategy_summary = (
+        "0 dice for a beneficial swap or >= margin points (never a harmful swap), else num_rolls"
+    )
 
     def build_model(self) -> GameModel:
         goal = self.goal
@@ -242,29 +248,20 @@ class SwapTerm(RuleSet):
         return Step(dice, events, code, final)
 
     def builtins(self) -> dict[str, Builtin]:
-        module = __import__(type(self).__module__, fromlist=["bacon_strategy"])
         return {
-            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
-            "bacon_strategy": Builtin(
-                lambda margin=8, num_rolls=4: bind(module.bacon_strategy, margin, num_rolls),
-                "0 dice when Free Bacon gives >= margin, else num_rolls",
+            "always_roll": ALWAYS_ROLL,
+            "bacon_strategy": threshold_builtin(
+                self.bacon_strategy, 8, 4, "Free Bacon", name="margin"
             ),
-            "swap_strategy": Builtin(
-                lambda margin=8, num_rolls=4: bind(module.swap_strategy, margin, num_rolls),
-                "0 dice for a beneficial swap or >= margin points (never a harmful swap), else"
-                " num_rolls",
+            "swap_strategy": threshold_builtin(
+                self.swap_strategy,
+                8,
+                4,
+                "",
+                self.swap_strategy_summary,
+                name="margin",
             ),
         }
-
-
-def bind(strategy, margin, num_rolls):
-    """STRATEGY with its course parameters fixed, as a two-argument strategy."""
-
-    def bound(score, opponent_score):
-        return strategy(score, opponent_score, margin, num_rolls)
-
-    bound.__name__ = f"{strategy.__name__}(margin={margin}, num_rolls={num_rolls})"
-    return bound
 
 
 class HogSp19(SwapTerm):

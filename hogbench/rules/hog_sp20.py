@@ -31,8 +31,8 @@ import dataclasses
 import numpy as np
 
 from hogbench.dice import six_sided
+from hogbench.rules._kit import threshold_builtin
 from hogbench.rules.base import GameModel
-from hogbench.rules.hog_sp19 import bind
 from hogbench.rules.hog_su20 import (  # noqa: F401  (the course's names, re-exported)
     BACON_AT,
     GOAL,
@@ -171,20 +171,16 @@ class HogSp20(HogSu20):
     def builtins(self):
         return {
             **super().builtins(),
-            "bacon_strategy": self._builtin(bacon_strategy, "0 dice when Free Bacon >= margin"),
-            "swap_strategy": self._builtin(
-                swap_strategy, "0 dice for a beneficial swap or >= margin points, else num_rolls"
+            "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "Free Bacon", name="margin"),
+            "swap_strategy": threshold_builtin(
+                swap_strategy,
+                8,
+                6,
+                "",
+                "0 dice for a beneficial swap or >= margin points, else num_rolls",
+                name="margin",
             ),
         }
-
-    @staticmethod
-    def _builtin(strategy, text):
-        from hogbench.rules.base import Builtin
-
-        return Builtin(
-            lambda margin=8, num_rolls=6: bind(strategy, margin, num_rolls),
-            f"{text}, else num_rolls",
-        )
 
 
 RULES = HogSp20

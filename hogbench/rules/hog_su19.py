@@ -93,6 +93,8 @@ class HogSu19(SwapTerm):
     title = "Hog, CS 61A Summer 2019 (rules from the summary; no course source found)"
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
     rule_lines = (
         ("Pig Out", "any die showing 1 makes the turn score 1"),
         ("Free Bacon", "rolling 0 scores 10 - min(tens, ones) of the opponent's score"),

@@ -1,0 +1,58 @@
+"""The Hog kit: what the terms share and write the same way (not a rule set: the registry skips
+modules whose names start with ``_``).
+
+The course's ``always_roll`` and its threshold strategies as built-ins (``bacon_strategy``,
+``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+from hogbench.rules.base import Builtin
+
+
+def always_roll(n):
+    """Return a player strategy that always rolls N dice (the course's ``always_roll``)."""
+    assert 0 <= n <= 10, f"always_roll takes 0 to 10 dice, got {n}"
+
+    def strategy(score, opponent_score):
+        return n
+
+    return strategy
+
+
+ALWAYS_ROLL = Builtin(always_roll, "always roll N dice: always_roll:6")
+
+
+def threshold_builtin(
+    strategy: Callable,
+    threshold: int,
+    num_rolls: int,
+    what: str,
+    summary: str = "",
+    name: str = "threshold",
+) -> Builtin:
+    """A course strategy with a THRESHOLD (called NAME in its term) and NUM_ROLLS as a built-in;
+    its summary is "0 dice when WHAT >= NAME, else num_rolls" unless SUMMARY is given."""
+
+    def make(**params):
+        if set(params) - {name, "num_rolls"}:
+            raise TypeError("unknown parameter")
+        limit, rolls = params.get(name, threshold), params.get("num_rolls", num_rolls)
+
+        def bound(score, opponent_score):
+            return strategy(score, opponent_score, limit, rolls)
+
+        bound.__name__ = f"{strategy.__name__}({name}={limit}, num_rolls={rolls})"
+        return bound
+
+    # The parameters a built-in takes are read from its signature (and named in errors).
+    make.__signature__ = inspect.Signature(
+        [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=threshold),
+            inspect.Parameter("num_rolls", inspect.Parameter.KEYWORD_ONLY, default=num_rolls),
+        ]
+    )
+    return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")
