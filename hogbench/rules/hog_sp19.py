@@ -82,14 +82,22 @@ def free_bacon(score):
     return 1 + min((score // 10) % 10, score % 10)
 
 
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
-    assert num_rolls <= 10, "Cannot roll more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+def make_take_turn(free_bacon):
+    """The course's take_turn for a term of Pig Out and FREE_BACON(opponent_score)."""
+
+    def take_turn(num_rolls, opponent_score, dice=six_sided):
+        """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
+        assert type(num_rolls) is int, "num_rolls must be an integer."
+        assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
+        assert num_rolls <= 10, "Cannot roll more than 10 dice."
+        if num_rolls == 0:
+            return free_bacon(opponent_score)
+        return roll_dice(num_rolls, dice)
+
+    return take_turn
+
+
+take_turn = make_take_turn(free_bacon)
 
 
 def is_swap(player_score, opponent_score):
@@ -110,20 +118,33 @@ def other(player):
     return 1 - player
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, with Player 0's score first,
-    and Player 1's score second."""
-    player = 0  # Which player is about to take a turn, 0 (first) or 1 (second)
-    while score0 < goal and score1 < goal:
-        if player == 0:
-            score0 += take_turn(strategy0(score0, score1), score1, dice)
-        else:
-            score1 += take_turn(strategy1(score1, score0), score0, dice)
-        if is_swap(score0, score1):
-            score0, score1 = score1, score0
-        player = other(player)
-        say = say(score0, score1)
-    return score0, score1
+def make_play(take_turn, is_swap):
+    """The course's play for a term whose turn is TAKE_TURN(num_rolls, opponent_score, dice),
+    then a swap when IS_SWAP(mover's score, opponent's score), checked after every turn."""
+
+    def play(
+        strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence
+    ):
+        """Simulate a game and return the final scores of both players, with Player 0's score
+        first, and Player 1's score second."""
+        player = 0  # Which player is about to take a turn, 0 (first) or 1 (second)
+        while score0 < goal and score1 < goal:
+            if player == 0:
+                score0 += take_turn(strategy0(score0, score1), score1, dice)
+                swap = is_swap(score0, score1)
+            else:
+                score1 += take_turn(strategy1(score1, score0), score0, dice)
+                swap = is_swap(score1, score0)
+            if swap:
+                score0, score1 = score1, score0
+            player = other(player)
+            say = say(score0, score1)
+        return score0, score1
+
+    return play
+
+
+play = make_play(take_turn, is_swap)
 
 
 announce_highest = make_announce_highest(

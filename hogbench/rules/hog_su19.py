@@ -19,6 +19,7 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     SwapTerm,
     always_roll,
     announce_highest,
+    make_play,
     make_test_dice,
     other,
     pig_out,
@@ -57,21 +58,7 @@ def is_swap(player_score, opponent_score):
     return player_score == opponent_score % 10
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, Player 0's score first."""
-    player = 0
-    while score0 < goal and score1 < goal:
-        if player == 0:
-            score0 += take_turn(strategy0(score0, score1), score1, dice)
-            if is_swap(score0, score1):
-                score0, score1 = score1, score0
-        else:
-            score1 += take_turn(strategy1(score1, score0), score0, dice)
-            if is_swap(score1, score0):
-                score0, score1 = score1, score0
-        player = other(player)
-        say = say(score0, score1)
-    return score0, score1
+play = make_play(take_turn, is_swap)
 
 
 def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):

@@ -1,0 +1,90 @@
+"""Hog, CS 61A Fall 2018: Pig Out, Free Bacon, Swine Swap.
+
+Rules (the course's skeleton ``hog.py`` and its docstrings, as in 18rberry/Hog):
+
+* Pig Out. If any of the dice outcomes is a 1, the current player's score for the turn is 1.
+* Free Bacon. A player who chooses to roll zero dice scores ``max(1, 2 * tens - ones)``, with
+  tens and ones the digits of the opponent's score.
+* Swine Swap. After points for the turn are added to the current player's score, the scores are
+  swapped when "the current player's score has the same absolute difference between its last two
+  digits as the opponent's score" (``is_swap``).
+
+Readings: the swap is checked after every turn, so also when the mover has reached the goal (the
+course's ``play`` checks it before the loop's test); the last two digits of a score of 100 or
+more are its tens and ones.
+"""
+
+from __future__ import annotations
+
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    GOAL_SCORE,
+    SwapTerm,
+    always_roll,
+    make_play,
+    make_take_turn,
+    make_test_dice,
+    other,
+    pig_out,
+    roll_dice,
+    silence,
+)
+
+
+def free_bacon(score):
+    """Return the points scored from rolling 0 dice (Free Bacon), given the opponent's SCORE.
+
+    >>> free_bacon(0), free_bacon(35), free_bacon(19), free_bacon(90)
+    (1, 1, 1, 18)
+    """
+    tens, ones = (score // 10) % 10, score % 10
+    return max(1, 2 * tens - ones)
+
+
+def is_swap(player_score, opponent_score):
+    """Return whether the current player's score has the same absolute difference between its
+    last two digits as the opponent's score.
+
+    >>> is_swap(19, 91), is_swap(77, 22), is_swap(105, 50), is_swap(12, 13)
+    (True, True, True, False)
+    """
+
+    def last_two_apart(score):
+        return abs((score // 10) % 10 - score % 10)
+
+    return last_two_apart(player_score) == last_two_apart(opponent_score)
+
+
+take_turn = make_take_turn(free_bacon)
+play = make_play(take_turn, is_swap)
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
+    gives at least MARGIN points and does not trigger a non-beneficial swap. Otherwise, it rolls
+    NUM_ROLLS. (A swap of equal scores is neither.)"""
+    new_score = score + free_bacon(opponent_score)
+    if is_swap(new_score, opponent_score) and new_score != opponent_score:
+        return 0 if new_score < opponent_score else num_rolls
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+class HogFa18(SwapTerm):
+    name = "hog-fa18"
+    title = "Hog, CS 61A Fall 2018"
+    free_bacon = staticmethod(free_bacon)
+    is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores max(1, 2 x tens - ones) of the opponent's score"),
+        ("Swine Swap", "swap when |tens - ones| of both scores are equal, even at the goal"),
+    )
+
+
+RULES = HogFa18

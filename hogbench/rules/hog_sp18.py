@@ -1,0 +1,68 @@
+"""Hog, CS 61A Spring 2018: Pig Out, Free Bacon, Swine Swap.
+
+Rules (the course's skeleton ``hog.py`` and its docstrings, as in Raouaaa/The-hog-game): as in
+Fall 2017 (Pig Out; a swap when one score is an integer multiple of the other, both above 1,
+checked after every turn), except
+
+* Free Bacon. A player who chooses to roll zero dice scores 2 more than the absolute difference
+  between the digits of the opponent's total score.
+"""
+
+from __future__ import annotations
+
+from hogbench.rules.hog_fa17 import HogFa17, is_swap
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    GOAL_SCORE,
+    always_roll,
+    make_play,
+    make_take_turn,
+    make_test_dice,
+    other,
+    pig_out,
+    roll_dice,
+    silence,
+)
+
+
+def free_bacon(score):
+    """Return the points scored from rolling 0 dice (Free Bacon): 2 + |tens - ones| of the
+    opponent's SCORE.
+
+    >>> free_bacon(0), free_bacon(27), free_bacon(90)
+    (2, 7, 11)
+    """
+    return 2 + abs((score // 10) % 10 - score % 10)
+
+
+take_turn = make_take_turn(free_bacon)
+play = make_play(take_turn, is_swap)
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
+    gives at least MARGIN points. Otherwise, it rolls NUM_ROLLS."""
+    new_score = score + free_bacon(opponent_score)
+    if is_swap(new_score, opponent_score) and new_score < opponent_score:
+        return 0
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+class HogSp18(HogFa17):
+    name = "hog-sp18"
+    title = "Hog, CS 61A Spring 2018"
+    free_bacon = staticmethod(free_bacon)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores 2 + |tens - ones| of the opponent's score"),
+        ("Swine Swap", "swap when one score (above 1) is a multiple of the other"),
+    )
+
+
+RULES = HogSp18
