@@ -699,3 +699,16 @@ def test_contest_model_agrees_with_recursion(pork_chop, goal, a, b):
     rules = get_rules("hog-contest", goal=goal, pork_chop=pork_chop)
     engine = exact_both_seatings(rules, a, b)
     assert engine == pytest.approx(contest_recursion(a, b, goal, pork_chop), abs=1e-12)
+
+
+def test_hog_sp17_is_the_contest_without_pork_chop():
+    """Spring 2017's project is the contest's game without Pork Chop, which is its option."""
+    from hogbench import exact
+
+    sp17, contest = get_rules("hog-sp17"), get_rules("hog-contest", pork_chop=False)
+    assert (
+        not sp17.options["pork_chop"] and get_rules("hog-sp17", pork_chop=True).options["pork_chop"]
+    )
+    rng = np.random.default_rng(17)
+    a, b = rng.integers(0, 11, 10000), rng.integers(0, 11, 10000)
+    assert exact.evaluate(sp17, a, b).first == exact.evaluate(contest, a, b).first
