@@ -1,5 +1,5 @@
-"""The terms on the points-then-update kit (hog-fa21, hog-su22, hog-fa22, hog-fa23
-and their aliases): the course
+"""The terms on the points-then-update kit (hog-sp21, hog-fa21, hog-su22, hog-fa22,
+hog-fa23 and their aliases): the course
 functions, the model against a plain recursion written from each term's course functions, narrated
 turns against those functions, and a student-style file of each term loaded as written."""
 
@@ -20,7 +20,9 @@ import pytest
 
 from hogbench import exact
 from hogbench.loading import load_entrant
-from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_su22
+from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_sp21, hog_su22
+from hogbench.rules.base import OTHER, SAME
+from tests.course.course_cases import check_calls
 
 FILES = Path(__file__).parent / "files" / "terms"
 
@@ -35,6 +37,7 @@ class Term:
     after_turn: Callable[[int, int], int]  # (score, opponent) -> score after the term's rule
     aliases: tuple[str, ...]
     student_is: str  # the built-in equal to the student's final_strategy
+    extra_turn: Callable[[int, int], bool] = lambda score, opponent: False
 
 
 def _square_swine(score: int, opponent: int) -> int:
@@ -55,6 +58,15 @@ def _hog_pile(score: int, opponent: int) -> int:
 
 
 TERMS = [
+    Term(
+        "hog-sp21",
+        hog_sp21,
+        lambda score, opponent: hog_sp21.piggy_points(opponent),
+        lambda score, opponent: score,
+        (),
+        "more_boar_strategy:cutoff=7,num_rolls=5",
+        hog_sp21.more_boar,
+    ),
     Term(
         "hog-fa21",
         hog_fa21,
@@ -109,6 +121,11 @@ def test_the_course_functions_of_hog_fa22():
     assert [hog_fa22.square_points(s) for s in (1, 4, 81, 99)] == [4, 9, 100, 99]
 
 
+def test_the_course_ok_tests_of_hog_sp21():
+    assert doctest.testmod(hog_sp21).failed == 0
+    assert check_calls("hog-sp21", hog_sp21) == 123
+
+
 def test_the_course_functions_of_hog_fa21():
     assert doctest.testmod(hog_fa21).failed == 0
     # The digits of 1/7 = 0.142857142857...: the nth is Picky Piggy of n; 0 scores 7.
@@ -151,7 +168,12 @@ def plain_win_chance(term: Term, strategy_a, strategy_b, goal: int = 100) -> flo
         total = 0.0
         for points, p in outcomes.items():
             new = term.after_turn(score + points, opponent)
-            total += p if new >= goal else p * (1 - mover_wins(opponent, new, not a_moves))
+            if new >= goal:
+                total += p
+            elif term.extra_turn(new, opponent):
+                total += p * mover_wins(new, opponent, a_moves)
+            else:
+                total += p * (1 - mover_wins(opponent, new, not a_moves))
         return total
 
     return mover_wins(0, 0, True)
@@ -198,8 +220,13 @@ def test_narrated_turns_resolve_as_the_course_functions(term):
             if expected >= 100:
                 assert step.final == (expected, opponent)
                 break
-            assert step.final is None and step.code >> 3 == opponent * 100 + expected
-            score, opponent = opponent, expected
+            assert step.final is None
+            if term.extra_turn(expected, opponent):
+                assert step.code == (expected * 100 + opponent) << 3 | SAME
+                score = expected
+            else:
+                assert step.code == (opponent * 100 + expected) << 3 | OTHER
+                score, opponent = opponent, expected
 
 
 @pytest.mark.parametrize("term", TERMS, ids=lambda term: term.name)

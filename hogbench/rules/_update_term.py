@@ -1,15 +1,17 @@
-"""What the terms from Summer 2022 on share: a turn is points, then an update of the mover's score.
+"""What the Sow Sad terms share (Sp21, Fa21 to Fa25): a turn is points, then an update of the
+mover's score, then perhaps an extra turn.
 
-In these terms (Su22, Fa22, Sp23, Fa23 and after) the course's ``play(strategy0, strategy1,
-update, ...)`` takes an update function (Fa21 and Su22 add a rule's points in ``play``): the
-mover's new score is ``after_turn(score + points, opponent)``,
-where the points are the dice (Sow Sad: any 1 makes the turn 1 point) or, for 0 dice, a rule of
-the scores (Oink Points, Pig Tail, Boar Brawl). There are no swaps and no extra turns, so the
-state is the two scores, and every turn raises their sum: the model is acyclic by that sum.
+The mover's new score is ``after_turn(score + points, opponent)``, where the points are the dice
+(Sow Sad: any 1 makes the turn 1 point) or, for 0 dice, a rule of the scores (Piggy Points, Picky
+Piggy, Oink Points, Pig Tail, Boar Brawl). ``after_turn`` is the term's update rule (Hog Pile,
+Pigs on Prime, Square Swine, Sus Fuss; from Fa22 the course's ``play`` takes it as ``update``).
+A term may give the mover an extra turn (``extra_turn(score, opponent)``: Sp21's More Boar).
+There are no swaps, so the state is the two scores, and every turn raises their sum: the model
+is acyclic by that sum.
 
 A term module gives its course functions and a subclass of ``UpdateTerm`` naming them:
-``zero_points(score, opponent)``, ``after_turn(score, opponent)`` and the names the narration uses. Not a
-rule set itself (the registry skips modules whose names start with ``_``).
+``zero_points``, ``after_turn``, ``extra_turn`` and the names the narration uses. Not a rule set
+itself (the registry skips modules whose names start with ``_``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from hogbench.rules._kit import (  # noqa: F401  (always_roll, threshold_builtin
 )
 from hogbench.rules.base import (
     OTHER,
+    SAME,
     WIN,
     Builtin,
     GameModel,
@@ -50,8 +53,9 @@ def sow_sad(outcomes) -> int:
     return 1 if 1 in outcomes else sum(outcomes)
 
 
-# The engines' model: state score * goal + opponent; params [goal, zero[score * goal +
-# opponent] ..., after_turn[score * goal + opponent] ...], tables made by calling the term's course functions.
+# The engines' model: state score * goal + opponent; params [goal, top, zero[score * goal +
+# opponent] ..., after_turn[score * goal + opponent] for scores below top ..., extra_turn[score *
+# goal + opponent] ...], tables made by calling the term's course functions.
 
 
 @jit(roll_kind_signature)
@@ -61,14 +65,22 @@ def _roll_kind(params, state, choice):
 
 @jit(resolve_signature)
 def _resolve(params, state, choice, value):
-    goal = params[0]
+    goal, top = params[0], params[1]
+    after_base = 2 + goal * goal
+    extra_base = after_base + top * goal
     score = state // goal
     opponent = state % goal
-    points = params[1 + state] if choice == 0 else value
-    score = params[1 + goal * goal + (score + points) * goal + opponent]
+    points = params[2 + state] if choice == 0 else value
+    score = params[after_base + (score + points) * goal + opponent]
     if score >= goal:
         return WIN
+    if params[extra_base + score * goal + opponent]:
+        return outcome(score * goal + opponent, SAME)
     return outcome(opponent * goal + score, OTHER)
+
+
+def _unchanged(score: int, opponent_score: int) -> int:
+    return score
 
 
 class UpdateTerm(RuleSet):
@@ -83,9 +95,12 @@ class UpdateTerm(RuleSet):
     #: points for rolling 0 dice: zero_points(score, opponent_score)
     zero_points: ClassVar[Callable[[int, int], int]]
     #: the mover's score once the turn's points are added: after_turn(score, opponent_score)
-    after_turn: ClassVar[Callable[[int, int], int]]
+    after_turn: ClassVar[Callable[[int, int], int]] = staticmethod(_unchanged)
+    #: whether the mover, below the goal after the turn, takes another: extra_turn(score, opp)
+    extra_turn: ClassVar[Callable[[int, int], bool] | None] = None
     zero_rule: ClassVar[str]  # the names the narration uses
-    after_rule: ClassVar[str]
+    after_rule: ClassVar[str] = ""
+    extra_rule: ClassVar[str] = ""
 
     def build_model(self) -> GameModel:
         goal = self.goal
@@ -97,6 +112,11 @@ class UpdateTerm(RuleSet):
         top = goal + max(max(zero), int(values.max()))
         after = [self.after_turn(s, o) for s in range(top) for o in range(goal)]
         assert all(a >= i // goal for i, a in enumerate(after))
+        extra = [
+            int(bool(self.extra_turn and self.extra_turn(s, o)))
+            for s in range(goal)
+            for o in range(goal)
+        ]
         scores = np.arange(goal * goal, dtype=np.int64)
         order, level_ptr = levels_by_key(scores // goal + scores % goal)
         return GameModel(
@@ -106,7 +126,7 @@ class UpdateTerm(RuleSet):
             order=order,
             level_ptr=level_ptr,
             cyclic=False,
-            params=np.array([goal, *zero, *after], dtype=np.int64),
+            params=np.array([goal, top, *zero, *after, *extra], dtype=np.int64),
             roll_kind=_roll_kind,
             resolve=_resolve,
             dist_ptr=ptr,
@@ -130,6 +150,8 @@ class UpdateTerm(RuleSet):
             events.append(f"{self.after_rule}: {score + points} becomes {new}")
         m = self.model
         code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
+        if code & 7 == SAME:
+            events.append(f"{self.extra_rule}: extra turn!")
         return Step(dice, events, code, (new, opponent) if new >= self.goal else None)
 
     def builtins(self) -> dict[str, Builtin]:

@@ -1,0 +1,120 @@
+"""Hog, CS 61A Spring 2021: Sow Sad, Piggy Points, More Boar.
+
+Rules (the course's skeleton ``projects/hog/hog.py``, its doctests and ok tests, as in
+ikventure/cs61a-sp21, CdErro/CS61A-2021Spring and vc-zju/cs61a-sp21):
+
+* Sow Sad. If any of the dice outcomes is a 1, the current player's score for the turn is 1.
+* Piggy Points. A player who chooses to roll zero dice scores 3 more than the smallest digit of
+  the square of the opponent's score (``piggy_points(score)``).
+* More Boar. After the turn's points are added, the current player takes another turn when both
+  the leading digit and the second digit of their score are smaller than the opponent's. A score
+  below 10 has leading digit 0; the course's tests read the first two digits of larger scores.
+  (``more_boar(player_score, opponent_score)``.)
+
+The course's ``play`` adds ``take_turn`` and then asks ``more_boar``; the game ends as soon as a
+score reaches the goal.
+"""
+
+from __future__ import annotations
+
+from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
+from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
+    UpdateTerm,
+    always_roll,
+    sow_sad,
+    threshold_builtin,
+)
+from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
+from hogbench.rules.hog_su21 import announce_highest, next_player, silence  # noqa: F401
+
+GOAL_SCORE = 100
+
+
+def piggy_points(score):
+    """Return the points scored from rolling 0 dice, given the opponent's SCORE.
+
+    >>> piggy_points(4), piggy_points(3), piggy_points(0), piggy_points(20)
+    (4, 12, 3, 3)
+    """
+    return 3 + min(int(digit) for digit in str(score**2))
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided, goal=GOAL_SCORE):
+    """Simulate a turn rolling NUM_ROLLS dice (Piggy Points for 0); return its points."""
+    assert type(num_rolls) is int and 0 <= num_rolls <= 10
+    assert opponent_score < goal, "The game should be over."
+    return piggy_points(opponent_score) if num_rolls == 0 else roll_dice(num_rolls, dice)
+
+
+def more_boar(player_score, opponent_score):
+    """Return whether the player gets an extra turn.
+
+    >>> more_boar(21, 43), more_boar(22, 43), more_boar(43, 21), more_boar(12, 12), more_boar(7, 8)
+    (True, True, False, False, False)
+    """
+    player, opponent = f"{player_score:02d}", f"{opponent_score:02d}"
+    return player[0] < opponent[0] and player[1] < opponent[1]
+
+
+def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
+    """Simulate a game and return the final scores of both players, Player 0's first."""
+    who = 0
+    while score0 < goal and score1 < goal:
+        if who == 0:
+            score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
+            extra = more_boar(score0, score1)
+        else:
+            score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
+            extra = more_boar(score1, score0)
+        if not extra:
+            who = next_player(who)
+        say = say(score0, score1)
+    return score0, score1
+
+
+def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+    """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
+    return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
+
+
+def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+    """Roll 0 dice when that triggers an extra turn, or when Piggy Points gives at least CUTOFF
+    points; else NUM_ROLLS."""
+    if more_boar(score + piggy_points(opponent_score), opponent_score):
+        return 0
+    return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
+
+
+class HogSp21(UpdateTerm):
+    name = "hog-sp21"
+    title = "Hog, CS 61A Spring 2021"
+    announce_highest = staticmethod(announce_highest)
+    rule_lines = (
+        ("Sow Sad", "any die showing 1 makes the turn score 1"),
+        ("Piggy Points", "rolling 0 scores 3 + the smallest digit of the opponent's score squared"),
+        ("More Boar", "extra turn if both your first two digits are below the opponent's"),
+    )
+    zero_rule, extra_rule = "Piggy Points", "More Boar"
+    extra_turn = staticmethod(more_boar)
+
+    @staticmethod
+    def zero_points(score, opponent_score):
+        return piggy_points(opponent_score)
+
+    def builtins(self):
+        return super().builtins() | {
+            "piggypoints_strategy": threshold_builtin(
+                piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
+            ),
+            "more_boar_strategy": threshold_builtin(
+                more_boar_strategy,
+                8,
+                6,
+                "",
+                "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls",
+                name="cutoff",
+            ),
+        }
+
+
+RULES = HogSp21
