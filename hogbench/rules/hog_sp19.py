@@ -218,6 +218,7 @@ class SwapTerm(RuleSet):
     is_swap = staticmethod(is_swap)
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
+    strategy_num_rolls = 4  # the course strategies' default number of dice
     swap_strategy_summary = (
         "0 dice for a beneficial swap or >= margin points (never a harmful swap), else num_rolls"
     )
@@ -257,9 +258,11 @@ class SwapTerm(RuleSet):
             dice, points = (), self.free_bacon(opponent)
             events = [f"Free Bacon: {points} point{'s' * (points != 1)}"]
         else:
-            dice = tuple(rng.randint(1, 6) for _ in range(choice))
+            sides = self.dice_sides(score, opponent)
+            dice = tuple(rng.randint(1, sides) for _ in range(choice))
             points = pig_out(dice)
-            events = ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
+            events = ["Hog Wild: four-sided dice"] if sides == 4 else []
+            events += ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
         score += points
         if self.is_swap(score, opponent):
             score, opponent = opponent, score
@@ -268,16 +271,20 @@ class SwapTerm(RuleSet):
         final = (score, opponent) if code & 7 in (WIN, LOSE) else None
         return Step(dice, events, code, final)
 
+    def dice_sides(self, score: int, opponent: int) -> int:
+        """The sides of the dice the mover rolls (six; Hog Wild terms say otherwise)."""
+        return 6
+
     def builtins(self) -> dict[str, Builtin]:
         return {
             "always_roll": ALWAYS_ROLL,
             "bacon_strategy": threshold_builtin(
-                self.bacon_strategy, 8, 4, "Free Bacon", name="margin"
+                self.bacon_strategy, 8, self.strategy_num_rolls, "Free Bacon", name="margin"
             ),
             "swap_strategy": threshold_builtin(
                 self.swap_strategy,
                 8,
-                4,
+                self.strategy_num_rolls,
                 "",
                 self.swap_strategy_summary,
                 name="margin",

@@ -1,0 +1,116 @@
+"""The Hog wild terms (hog-fa13, its alias hog-sp14, and hog-fa14): the course's examples and
+play tests, the model against a plain recursion with four-sided dice written from each term's
+course functions, and a student file loaded as written."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hogbench import exact
+from hogbench.dice import make_test_dice
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules, hog_fa13, hog_fa14
+
+STUDENT = Path(__file__).parent / "files" / "terms" / "hog-fa14" / "hog.py"
+TERMS = {"hog-fa13": hog_fa13, "hog-sp14": hog_fa13, "hog-fa14": hog_fa14}
+
+
+def test_the_course_examples():
+    assert doctest.testmod(hog_fa13).failed == 0 and doctest.testmod(hog_fa14).failed == 0
+    # The project page: Player 1 at 5 scores 5 against 20, and the scores swap to 10 (P1) ...
+    assert hog_fa13.is_swap(20, 10)
+    # ... and Player 0 at 90 scores 10 against 50: the swap hands Player 1 the win, 100-50.
+    assert hog_fa13.is_swap(100, 50)
+    assert [hog_fa13.select_dice(s, 0) is hog_fa13.four_sided for s in (0, 7, 8, 14)] == [
+        True, True, False, True,
+    ]  # fmt: skip
+
+
+FA14_PLAY_TESTS = [  # Fall 2014 ok test q05: four-sided dice always 1, six-sided always 3
+    (("always", 5), ("always", 5), (92, 106)),
+    (("always", 2), ("always", 2), (17, 102)),
+    (("always", 2), ("always", 10), (19, 120)),
+    (("always", 0), ("always", 0), (101, 97)),
+    (("always", 0), ("always", 2), (100, 95)),
+    (("always", 0), ("weird", None), (64, 109)),
+    (("weird", None), ("weird", None), (108, 93)),
+]
+
+
+@pytest.mark.parametrize("a, b, expected", FA14_PLAY_TESTS)
+def test_the_fall_2014_course_play_tests(a, b, expected, monkeypatch):
+    monkeypatch.setattr(hog_fa14, "four_sided", make_test_dice(1))
+    monkeypatch.setattr(hog_fa14, "six_sided", make_test_dice(3))
+
+    def strategy(kind, n):
+        return hog_fa14.always_roll(n) if kind == "always" else lambda score, opp: opp // 10
+
+    assert hog_fa14.play(strategy(*a), strategy(*b)) == expected
+
+
+@cache
+def pig_out_dice(n: int, sides: int) -> dict[int, float]:
+    dist: dict[int, float] = {}
+    for faces in itertools.product(range(1, sides + 1), repeat=n):
+        points = 1 if 1 in faces else sum(faces)
+        dist[points] = dist.get(points, 0.0) + sides**-n
+    return dist
+
+
+def plain_win_chance(course, strategy_a, strategy_b, goal=100):
+    """A's chance of winning moving first, by memoised recursion on the course's functions."""
+
+    @cache
+    def mover_wins(score, opponent, a_moves):
+        n = (strategy_a if a_moves else strategy_b)(score, opponent)
+        sides = 4 if course.select_dice(score, opponent) is course.four_sided else 6
+        outcomes = {course.free_bacon(opponent): 1.0} if n == 0 else pig_out_dice(n, sides)
+        total = 0.0
+        for points, p in outcomes.items():
+            new, other = score + points, opponent
+            if course.is_swap(new, other):
+                new, other = other, new
+            if new >= goal:
+                total += p
+            elif other < goal:
+                total += p * (1 - mover_wins(other, new, not a_moves))
+        return total
+
+    return mover_wins(0, 0, True)
+
+
+@pytest.mark.parametrize("name", TERMS)
+def test_the_model_agrees_with_a_plain_recursion(name):
+    course, rules = TERMS[name], get_rules(name)
+    rng = np.random.default_rng(13)
+    pairs = [
+        tuple(
+            load_entrant(spec, rules).table.choices for spec in ("always_roll:5", "swap_strategy")
+        ),
+        (rng.integers(0, 8, 10000), rng.integers(0, 8, 10000)),  # up to 7 dice: 4^7 outcomes
+    ]
+    for a, b in pairs:
+
+        def strategy(table):
+            return lambda score, opponent: int(table[score * 100 + opponent])
+
+        values = exact.evaluate(rules, a, b)
+        assert values.first == pytest.approx(
+            plain_win_chance(course, strategy(a), strategy(b)), abs=1e-12
+        )
+        assert values.second == pytest.approx(
+            1 - plain_win_chance(course, strategy(b), strategy(a)), abs=1e-12
+        )
+
+
+def test_a_student_file_of_fall_2014_loads_as_written():
+    rules = get_rules("hog-fa14")
+    entrant = load_entrant(str(STUDENT), rules, cache=False)
+    same = load_entrant("swap_strategy:margin=7,num_rolls=4", rules)
+    assert (entrant.table.choices == same.table.choices).all()
