@@ -1,4 +1,4 @@
-"""The Hog wild terms (hog-fa13, its alias hog-sp14, and hog-fa14): the course's examples and
+"""The Hog wild terms (hog-fa13, its alias hog-sp14, hog-fa14 and hog-sp15): the course's examples and
 play tests, the model against a plain recursion with four-sided dice written from each term's
 course functions, and a student file loaded as written."""
 
@@ -15,14 +15,15 @@ import pytest
 from hogbench import exact
 from hogbench.dice import make_test_dice
 from hogbench.loading import load_entrant
-from hogbench.rules import get_rules, hog_fa13, hog_fa14
+from hogbench.rules import get_rules, hog_fa13, hog_fa14, hog_sp15
 
 STUDENT = Path(__file__).parent / "files" / "terms" / "hog-fa14" / "hog.py"
-TERMS = {"hog-fa13": hog_fa13, "hog-sp14": hog_fa13, "hog-fa14": hog_fa14}
+TERMS = {"hog-fa13": hog_fa13, "hog-sp14": hog_fa13, "hog-fa14": hog_fa14, "hog-sp15": hog_sp15}
 
 
 def test_the_course_examples():
-    assert doctest.testmod(hog_fa13).failed == 0 and doctest.testmod(hog_fa14).failed == 0
+    for course in (hog_fa13, hog_fa14, hog_sp15):
+        assert doctest.testmod(course).failed == 0
     # The project page: Player 1 at 5 scores 5 against 20, and the scores swap to 10 (P1) ...
     assert hog_fa13.is_swap(20, 10)
     # ... and Player 0 at 90 scores 10 against 50: the swap hands Player 1 the win, 100-50.
@@ -74,7 +75,9 @@ def plain_win_chance(course, strategy_a, strategy_b, goal=100):
         total = 0.0
         for points, p in outcomes.items():
             new, other = score + points, opponent
-            if course.is_swap(new, other):
+            if course is hog_sp15:
+                new, other = course.hogtimus_prime(new, other, points)
+            elif course.is_swap(new, other):
                 new, other = other, new
             if new >= goal:
                 total += p
@@ -89,9 +92,10 @@ def plain_win_chance(course, strategy_a, strategy_b, goal=100):
 def test_the_model_agrees_with_a_plain_recursion(name):
     course, rules = TERMS[name], get_rules(name)
     rng = np.random.default_rng(13)
+    course_strategy = "prime_strategy" if name == "hog-sp15" else "swap_strategy"
     pairs = [
         tuple(
-            load_entrant(spec, rules).table.choices for spec in ("always_roll:5", "swap_strategy")
+            load_entrant(spec, rules).table.choices for spec in ("always_roll:5", course_strategy)
         ),
         (rng.integers(0, 8, 10000), rng.integers(0, 8, 10000)),  # up to 7 dice: 4^7 outcomes
     ]
@@ -107,6 +111,16 @@ def test_the_model_agrees_with_a_plain_recursion(name):
         assert values.second == pytest.approx(
             1 - plain_win_chance(course, strategy(b), strategy(a)), abs=1e-12
         )
+
+
+def test_hogtimus_prime_of_spring_2015():
+    """The skeleton's rule: the leader gains the turn's points again on a prime sum of unequal
+    scores, whoever moved; a prime sum of equal scores does nothing."""
+    assert hog_sp15.hogtimus_prime(20, 9, 4) == (24, 9)  # 29 is prime, the mover leads
+    assert hog_sp15.hogtimus_prime(9, 20, 4) == (9, 24)  # ... and the opponent leads
+    assert hog_sp15.hogtimus_prime(21, 9, 4) == (21, 9)  # 30 is not prime
+    # A Free bacon of 1 at 0-0 makes 1-0: 1 is not prime; from 1-0, 1 more makes 2-0: prime.
+    assert hog_sp15.hogtimus_prime(1, 0, 1) == (1, 0) and hog_sp15.hogtimus_prime(2, 0, 1) == (3, 0)
 
 
 def test_a_student_file_of_fall_2014_loads_as_written():

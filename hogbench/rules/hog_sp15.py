@@ -1,0 +1,163 @@
+"""Hog, CS 61A Spring 2015: Pig out, Free bacon, Hog wild, Hogtimus prime.
+
+Rules (the term's skeleton and compiled ok tests, FreecssX/CS61A-SP15 ``projects/hog/``; no
+project page was found, so the rule text is the skeleton's and the tests'):
+
+* Pig out. Any die showing 1 makes the turn score 1.
+* Free bacon. A player who rolls zero dice scores one more than the largest digit of the
+  opponent's score.
+* Hog wild. When the sum of the scores is a multiple of 7, the mover rolls four-sided dice.
+* Hogtimus prime. After the turn, "add the earned score to the leader if the sum of the scores of
+  both players is a prime number while the two scores are not equal" (``hogtimus_prime``): the
+  leader, whoever it is, gains the turn's points again. There is no Swine swap this term.
+
+Readings: the bonus can go to the opponent and can carry either player to the goal (a game the
+opponent reaches the goal in is theirs); ``is_prime`` is the course's (1 is not prime).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+
+from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
+from hogbench.rules.base import LOSE, OTHER, WIN, GameModel, Step, outcome, resolve_signature
+from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
+    BASELINE_NUM_ROLLS,
+    GOAL_SCORE,
+    HogFa13,
+    always_roll,
+    free_bacon,
+    other,
+    pig_out,
+    roll_dice,
+    take_turn,
+)
+
+
+def select_dice(score, opponent_score):
+    """Six-sided dice unless the sum of the scores is a multiple of 7: four-sided (Hog wild)."""
+    return four_sided if (score + opponent_score) % 7 == 0 else six_sided
+
+
+def is_prime(n):
+    """Return True if a non-negative number N is prime (1 is not).
+
+    >>> [n for n in range(20) if is_prime(n)]
+    [2, 3, 5, 7, 11, 13, 17, 19]
+    """
+    return n > 1 and all(n % k for k in range(2, int(n**0.5) + 1))
+
+
+def hogtimus_prime(score0, score1, earned_score):
+    """Add EARNED_SCORE to the leader when the sum of the scores is prime and they differ.
+
+    >>> hogtimus_prime(10, 3, 5), hogtimus_prime(3, 10, 5), hogtimus_prime(10, 2, 5)
+    ((15, 3), (3, 15), (10, 2))
+    """
+    if is_prime(score0 + score1) and score0 != score1:
+        if score0 > score1:
+            return score0 + earned_score, score1
+        return score0, score1 + earned_score
+    return score0, score1
+
+
+def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE):
+    """Simulate a game and return the final scores of both players, Player 0's first."""
+    who = 0
+    while score0 < goal and score1 < goal:
+        if who == 0:
+            earned = take_turn(strategy0(score0, score1), score1, select_dice(score0, score1))
+            score0 += earned
+        else:
+            earned = take_turn(strategy1(score1, score0), score0, select_dice(score1, score0))
+            score1 += earned
+        who = other(who)
+        score0, score1 = hogtimus_prime(score0, score1, earned)
+    return score0, score1
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS):
+    """Roll 0 dice if that gives at least MARGIN points, and NUM_ROLLS otherwise."""
+    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+
+def prime_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS):
+    """Roll 0 dice when that gives us a Hogtimus prime boost and NUM_ROLLS when it gives the
+    opponent one; else 0 dice if that gives at least MARGIN points, and NUM_ROLLS otherwise."""
+    new_score = score + free_bacon(opponent_score)
+    if is_prime(new_score + opponent_score) and new_score != opponent_score:
+        return 0 if new_score > opponent_score else num_rolls
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+# The engines' model: params [goal, bacon[opponent] ..., prime[sum of scores] ..., Hog wild
+# table (read by hog-fa13's roll kinds)].
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    score, opponent = state // goal, state % goal
+    points = params[1 + opponent] if choice == 0 else value
+    score += points
+    if params[1 + goal + score + opponent] and score != opponent:
+        if score > opponent:
+            score += points
+        else:
+            opponent += points
+    if score >= goal:
+        return WIN
+    if opponent >= goal:
+        return LOSE
+    return outcome(opponent * goal + score, OTHER)
+
+
+class HogSp15(HogFa13):
+    name = "hog-sp15"
+    title = "Hog, CS 61A Spring 2015"
+    is_swap = staticmethod(lambda score, opponent: False)  # no Swine swap this term
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(prime_strategy)
+    swap_strategy_summary = (
+        "0 dice for a prime boost to us or >= margin points (never a boost to the opponent),"
+        " else num_rolls"
+    )
+    rule_lines = (
+        *HogFa13.rule_lines[:3],
+        ("Hogtimus prime", "a prime sum of unequal scores: the leader gains the turn's points"),
+    )
+
+    def build_model(self) -> GameModel:
+        model = super().build_model()  # hog-fa13's dice, Hog wild table, levels and choices
+        goal = self.goal
+        bacon = [free_bacon(o) for o in range(goal)]
+        primes = [int(is_prime(n)) for n in range(2 * goal + 61)]
+        wild = model.params[-goal * goal :]
+        params = np.concatenate([np.array([goal, *bacon, *primes], dtype=np.int64), wild])
+        return dataclasses.replace(model, params=params, resolve=_resolve, resolve_row=None)
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        step = super().play_step(state, choice, rng)  # the dice and Free bacon
+        score, opponent = self.scores(state)
+        points = free_bacon(opponent) if choice == 0 else pig_out(step.dice)
+        boosted = hogtimus_prime(score + points, opponent, points)
+        events = list(step.events)
+        if boosted != (score + points, opponent):
+            leader = "you" if boosted[0] > score + points else "the opponent"
+            events.append(f"Hogtimus prime: {points} more to {leader}")
+        m = self.model
+        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
+        final = boosted if code & 7 in (WIN, LOSE) else None
+        return Step(step.dice, events, code, final)
+
+    def builtins(self):
+        found = super().builtins()
+        found["prime_strategy"] = found.pop("swap_strategy")
+        return found
+
+
+RULES = HogSp15
