@@ -147,8 +147,8 @@ class HogSp15(HogFa13):
         boosted = hogtimus_prime(score + points, opponent, points)
         events = list(step.events)
         if boosted != (score + points, opponent):
-            leader = "you" if boosted[0] > score + points else "the opponent"
-            events.append(f"Hogtimus prime: {points} more to {leader}")
+            leader = "the mover" if boosted[0] > score + points else "the other player"
+            events.append(f"Hogtimus prime: {points} more to the leader, {leader}")
         m = self.model
         code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
         final = boosted if code & 7 in (WIN, LOSE) else None
