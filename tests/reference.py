@@ -54,3 +54,54 @@ def su21_win_probability(strategy_a, strategy_b, goal: int, max_dice: int = 6) -
         return total
 
     return a_wins(0, 0, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# One reference recursion for every Hog term
+# ---------------------------------------------------------------------------------------------
+
+
+@cache
+def roll_distribution(roll_dice, num_rolls: int, sides: int) -> dict[int, float]:
+    """Exact {points: chance} of the course's ROLL_DICE(num_rolls, dice) with fair SIDES-sided
+    dice: every multiset of outcomes replayed through the course's test dice, weighted by its
+    number of orders (every Hog dice rule ignores the order)."""
+    from math import factorial, prod
+
+    from hogbench.dice import make_test_dice
+
+    dist: dict[int, float] = {}
+    for combo in itertools.combinations_with_replacement(range(1, sides + 1), num_rolls):
+        ways = factorial(num_rolls) // prod(factorial(combo.count(f)) for f in set(combo))
+        points = roll_dice(num_rolls, make_test_dice(*combo))
+        dist[points] = dist.get(points, 0.0) + ways / sides**num_rolls
+    return dist
+
+
+def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
+    """A's chance of beating B, A moving first, by memoised recursion over TURN.
+
+    A state is (mover's score, other's score, mover's hidden, other's hidden): the hidden parts
+    are what a term keeps beyond the scores (previous dice or points, a used Pork Chop), 0 where
+    there is none. TURN(state, num_rolls) returns {(mover's score, other's score, mover's
+    hidden, mover moves again): chance}. The mover wins on reaching GOAL; a turn that leaves
+    the other player at GOAL loses; both players' chances of winning add up to 1."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+
+    @cache
+    def mover_wins(state, a_moves):
+        mover, other, _, theirs = state
+        num_rolls = (strategy_a if a_moves else strategy_b)(mover, other)
+        total = 0.0
+        for (new, opponent, mine, again), p in turn(state, num_rolls).items():
+            if new >= goal:
+                total += p
+            elif opponent >= goal:
+                continue
+            elif again:
+                total += p * mover_wins((new, opponent, mine, theirs), a_moves)
+            else:
+                total += p * (1.0 - mover_wins((opponent, new, theirs, mine), not a_moves))
+        return total
+
+    return mover_wins((0, 0, 0, 0), True)

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from hogbench import exact
 from hogbench.cli import app
+from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, names
 
 runner = CliRunner()
@@ -122,3 +125,42 @@ def test_the_turn_score_experiment(name):
         for row in rows:
             n, no_one = row["num_rolls"], (5 / 6) ** row["num_rolls"]
             assert row["exact"] == pytest.approx((1 - no_one) + no_one * 4 * n, abs=1e-12)
+
+
+#: A small goal keeps the reference recursion quick for the terms with hidden state.
+REFERENCE_GOAL = 40
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_model_agrees_with_the_reference_recursion(name):
+    """Every Hog rule set's exact values equal the shared reference recursion over its turn
+    written from the course functions (tests/course/turns.py), to 1e-12, on its course
+    strategies against its baseline and on random tables of legal moves."""
+    from tests.course.turns import COUSINS, reference_turn
+    from tests.reference import win_chance
+
+    if name in COUSINS:
+        pytest.skip("a cousin of Hog: its references are in tests/test_rules_cousins.py")
+    turn = reference_turn(name)  # a KeyError here: a new rule set needs its reference turn
+    rules = get_rules(name, REFERENCE_GOAL)
+    builtins = [spec for spec in rules.builtins() if spec != "always_roll"]
+    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    legal = rules.model.choices[rules.model.choices <= 6]  # at most 6 dice: a quick reference
+    size = REFERENCE_GOAL * REFERENCE_GOAL
+    pairs = [
+        (
+            load_entrant(builtins[-1], rules).table.choices,
+            load_entrant(rules.baseline, rules).table.choices,
+        ),
+        (rng.choice(legal, size), rng.choice(legal, size)),
+    ]
+    for a, b in pairs:
+
+        def strategy(table):
+            return lambda score, opponent: int(table[score * REFERENCE_GOAL + opponent])
+
+        values = exact.evaluate(rules, a, b)
+        first = win_chance(turn, strategy(a), strategy(b), REFERENCE_GOAL)
+        second = 1 - win_chance(turn, strategy(b), strategy(a), REFERENCE_GOAL)
+        assert values.first == pytest.approx(first, abs=1e-12), name
+        assert values.second == pytest.approx(second, abs=1e-12), name

@@ -12,8 +12,6 @@ import contextlib
 import doctest
 import itertools
 import sys
-from functools import cache
-from math import factorial, prod
 
 import numpy as np
 import pytest
@@ -27,6 +25,8 @@ from hogbench.rules import hog_su20 as su20
 from hogbench.rules import hog_su21 as su21
 from hogbench.rules.base import LOSE, OTHER, WIN
 from hogbench.tables import tabulate
+from tests.course.turns import reference_turn
+from tests.reference import roll_distribution, win_chance
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
@@ -77,18 +77,6 @@ def scripted(moves, log=None, who=None):
     return strategy
 
 
-def rolls(num_rolls, sides, points):
-    """Exact {points: probability} of NUM_ROLLS fair SIDES-sided dice. POINTS(num_rolls, dice)
-    is the course function scoring one roll; every multiset of outcomes is replayed to it through
-    test dice, weighted by the number of orders it can come in."""
-    dist: dict[int, float] = {}
-    for combo in itertools.combinations_with_replacement(range(1, sides + 1), num_rolls):
-        ways = factorial(num_rolls) // prod(factorial(combo.count(f)) for f in set(combo))
-        value = points(num_rolls, su21.make_test_dice(*combo))
-        dist[value] = dist.get(value, 0.0) + ways / sides**num_rolls
-    return dist
-
-
 def mixed(score, opponent_score):
     """A deterministic strategy that uses every choice 0..10 somewhere."""
     return (3 * score + 7 * opponent_score + score * opponent_score) % 11
@@ -111,13 +99,13 @@ def module_doctests(module):
     return result.attempted, result.failed
 
 
-def test_rolls_enumeration_matches_every_ordered_roll():
+def test_the_reference_roll_distribution_matches_every_ordered_roll():
     for n in (1, 2, 3):
         ordered: dict[int, float] = {}
         for roll in itertools.product(range(1, 7), repeat=n):
             value = su20.roll_dice(n, su21.make_test_dice(*roll))
             ordered[value] = ordered.get(value, 0.0) + 6.0**-n
-        assert rolls(n, 6, su20.roll_dice) == pytest.approx(ordered, abs=1e-15)
+        assert roll_distribution(su20.roll_dice, n, 6) == pytest.approx(ordered, abs=1e-15)
 
 
 @pytest.mark.parametrize("module", [su20, contest])
@@ -256,27 +244,11 @@ def test_su21_more_boar_extra_turns_stack():
 
 
 def su21_recursion(strategy_a, strategy_b, goal):
-    """A's chance of winning, moving first and second, by memoised recursion on course functions."""
-    dists = {n: rolls(n, 6, su21.roll_dice) for n in range(1, 11)}
-    strategies = (strategy_a, strategy_b)
-
-    @cache
-    def win(who, score, opponent):
-        """Chance that player WHO (0 is A), to move with SCORE against OPPONENT, wins."""
-        n = strategies[who](score, opponent)
-        outcomes = {su21.take_turn(0, opponent): 1.0} if n == 0 else dists[n]
-        total = 0.0
-        for points, p in outcomes.items():
-            new = score + points
-            if new >= goal:
-                total += p
-            elif su21.more_boar(new, opponent):
-                total += p * win(who, new, opponent)
-            else:
-                total += p * (1.0 - win(1 - who, opponent, new))
-        return total
-
-    return win(0, 0, 0), 1.0 - win(1, 0, 0)
+    """A's chance of winning, moving first and second, by the shared reference recursion."""
+    turn = reference_turn("hog-su21")
+    return win_chance(turn, strategy_a, strategy_b, goal), 1 - win_chance(
+        turn, strategy_b, strategy_a, goal
+    )
 
 
 @pytest.mark.parametrize(
@@ -388,30 +360,11 @@ def test_su20_strategies():
 
 
 def su20_recursion(strategy_a, strategy_b, goal, feral_hogs):
-    """A's chance of winning, moving first and second, by memoised recursion on course
-    functions, carrying each player's previous-turn points (unbounded, not bucketed)."""
-    dists = {n: rolls(n, 6, su20.roll_dice) for n in range(1, 11)}
-    strategies = (strategy_a, strategy_b)
-
-    @cache
-    def win(who, score, opponent, previous, opponent_previous):
-        n = strategies[who](score, opponent)
-        outcomes = {su20.take_turn(0, opponent): 1.0} if n == 0 else dists[n]
-        total = 0.0
-        for points, p in outcomes.items():
-            new = score + points + (su20.feral_bonus(n, previous) if feral_hogs else 0)
-            if su20.is_swap(new, opponent):
-                new, opponent_after = opponent, new
-            else:
-                opponent_after = opponent
-            if new >= goal:
-                total += p
-            elif opponent_after < goal:
-                last = points if feral_hogs else 0
-                total += p * (1.0 - win(1 - who, opponent_after, new, opponent_previous, last))
-        return total
-
-    return win(0, 0, 0, 0, 0), 1.0 - win(1, 0, 0, 0, 0)
+    """A's chance of winning, moving first and second, by the shared reference recursion."""
+    turn = reference_turn("hog-su20", feral_hogs=feral_hogs)
+    return win_chance(turn, strategy_a, strategy_b, goal), 1 - win_chance(
+        turn, strategy_b, strategy_a, goal
+    )
 
 
 @pytest.mark.parametrize("feral_hogs", [True, False])
@@ -438,7 +391,10 @@ def test_su20_goal_100_always_roll_6_against_4():
     """At goal 100 Feral Hogs can never fire for this pair: 6 dice score 1 or at least 12, never
     4 or 8, and 4 dice score 1 or at least 8, never 2 or 6 (nor 6 - 0 or 4 - 0 on a first
     turn). So with and without it the engine must match the plain recursion without it."""
-    for n, scores in ((6, rolls(6, 6, su20.roll_dice)), (4, rolls(4, 6, su20.roll_dice))):
+    for n, scores in (
+        (6, roll_distribution(su20.roll_dice, 6, 6)),
+        (4, roll_distribution(su20.roll_dice, 4, 6)),
+    ):
         assert all(su20.feral_bonus(n, p) == 0 for p in [0, *scores])
     a, b = su20.always_roll(6), su20.always_roll(4)
     expected = su20_recursion(a, b, 100, feral_hogs=False)
@@ -648,37 +604,12 @@ def test_contest_levels_put_successors_first():
 
 
 def contest_recursion(strategy_a, strategy_b, goal, pork_chop):
-    """A's chance of winning, moving first and second, by memoised recursion on course
-    functions, carrying who has used their Pork Chop."""
-    dists = {
-        (sides, n): rolls(n, sides, lambda k, dice: contest.take_turn(k, 0, dice))
-        for sides in (4, 6)
-        for n in range(1, 11)
-    }
-    strategies = (strategy_a, strategy_b)
-
-    @cache
-    def win(who, score, opponent, chopped, opponent_chopped):
-        n = strategies[who](score, opponent)
-        if n == -1:
-            assert pork_chop
-            if not chopped:  # the opponent moves at the swapped scores
-                return 1.0 - win(1 - who, score, opponent, opponent_chopped, True)
-            n = 10
-        sides = contest.select_dice(score, opponent, 6, 4)
-        outcomes = {contest.take_turn(0, opponent): 1.0} if n == 0 else dists[sides, n]
-        total = 0.0
-        for points, p in outcomes.items():
-            new, opponent_after = score + points, opponent
-            if contest.is_swap(new, opponent_after):
-                new, opponent_after = opponent_after, new
-            if new >= goal:
-                total += p
-            elif opponent_after < goal:
-                total += p * (1.0 - win(1 - who, opponent_after, new, opponent_chopped, chopped))
-        return total
-
-    return win(0, 0, 0, False, False), 1.0 - win(1, 0, 0, False, False)
+    """A's chance of winning, moving first and second, by the shared reference recursion (a
+    strategy answers -1 only with Pork Chop on)."""
+    turn = reference_turn("hog-contest")
+    return win_chance(turn, strategy_a, strategy_b, goal), 1 - win_chance(
+        turn, strategy_b, strategy_a, goal
+    )
 
 
 def _chop_when_behind(score, opponent_score):

@@ -1,7 +1,6 @@
-"""The terms of Pig Out, Free Bacon and a swap checked after every turn that are built on the
-shared swap kit (hog-fa17, hog-sp18, hog-fa18): the course's examples, the model against the
-plain recursion written from each term's course functions, and a student-style file of each term
-loaded as written."""
+"""The swap kit's terms of Pig Out, Free Bacon and a swap after every turn (hog-fa17,
+hog-sp18, hog-fa18): the course's examples, the model against the shared reference recursion
+over each term's course functions, and a student-style file of each term loaded as written."""
 
 from __future__ import annotations
 
@@ -13,7 +12,8 @@ import pytest
 from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_fa17, hog_fa18, hog_sp18
-from tests.course.course_cases import plain_win_chance
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 FILES = Path(__file__).parent / "files" / "terms"
 #: term -> (course module, the built-in equal to the student file's final_strategy)
@@ -50,7 +50,7 @@ def test_a_swap_at_the_goal_hands_the_game_over():
 @pytest.mark.parametrize("name", TERMS)
 @pytest.mark.parametrize("a, b", [("always_roll:4", "always_roll:6"), ("swap_strategy", None)])
 def test_the_model_agrees_with_a_plain_recursion(name, a, b):
-    course, student = TERMS[name]
+    student = TERMS[name][1]
     rules = get_rules(name)
     b = b or student
     table_a, table_b = (load_entrant(spec, rules).table.choices for spec in (a, b))
@@ -58,10 +58,10 @@ def test_the_model_agrees_with_a_plain_recursion(name, a, b):
     def strategy(table):
         return lambda score, opponent: int(table[score * 100 + opponent])
 
-    plain = dict(free_bacon=course.free_bacon, is_swap=course.is_swap)
+    turn = reference_turn(name)
     values = exact.evaluate(rules, table_a, table_b)
-    first = plain_win_chance(strategy(table_a), strategy(table_b), **plain)
-    second = 1 - plain_win_chance(strategy(table_b), strategy(table_a), **plain)
+    first = win_chance(turn, strategy(table_a), strategy(table_b), 100)
+    second = 1 - win_chance(turn, strategy(table_b), strategy(table_a), 100)
     assert values.first == pytest.approx(first, abs=1e-12)
     assert values.second == pytest.approx(second, abs=1e-12)
 

@@ -12,9 +12,9 @@ from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_fa19 as course
-from tests.course.course_cases import load, plain_win_chance
-
-RULES = dict(free_bacon=course.free_bacon, is_swap=course.is_swap, feral="dice")
+from tests.course.course_cases import load
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 
 def tables(rules, *names):
@@ -47,8 +47,8 @@ def test_the_model_agrees_with_a_plain_recursion(a, b):
         return lambda score, opponent: int(table[score * 100 + opponent])
 
     values = exact.evaluate(rules, table_a, table_b)
-    first = plain_win_chance(strategy(table_a), strategy(table_b), **RULES)
-    second = 1 - plain_win_chance(strategy(table_b), strategy(table_a), **RULES)
+    first = win_chance(reference_turn("hog-fa19"), strategy(table_a), strategy(table_b), 100)
+    second = 1 - win_chance(reference_turn("hog-fa19"), strategy(table_b), strategy(table_a), 100)
     assert values.first == pytest.approx(first, abs=1e-12)
     assert values.second == pytest.approx(second, abs=1e-12)
 
@@ -56,8 +56,8 @@ def test_the_model_agrees_with_a_plain_recursion(a, b):
 def test_without_feral_hogs():
     rules = get_rules("hog-fa19", feral_hogs=False)
     values = exact.evaluate(rules, *tables(rules, "always_roll:4", "always_roll:6"))
-    plain = dict(RULES, feral=None)
-    first = plain_win_chance(course.always_roll(4), course.always_roll(6), **plain)
+    turn = reference_turn("hog-fa19", feral_hogs=False)
+    first = win_chance(turn, course.always_roll(4), course.always_roll(6), 100)
     assert values.first == pytest.approx(first, abs=1e-12)
 
 

@@ -11,7 +11,9 @@ from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_fa20 as course
-from tests.course.course_cases import check_calls, load, plain_win_chance, replay_game
+from tests.course.course_cases import check_calls, load, replay_game
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 
 def test_the_course_ok_tests():
@@ -37,13 +39,13 @@ def test_the_model_agrees_with_a_plain_recursion(a, b):
     def strategy(table):
         return lambda score, opponent: int(table[score * 100 + opponent])
 
-    plain = dict(free_bacon=course.free_bacon, extra_turn=course.extra_turn)
     values = exact.evaluate(rules, table_a, table_b)
     assert values.first == pytest.approx(
-        plain_win_chance(strategy(table_a), strategy(table_b), **plain), abs=1e-12
+        win_chance(reference_turn("hog-fa20"), strategy(table_a), strategy(table_b), 100), abs=1e-12
     )
     assert values.second == pytest.approx(
-        1 - plain_win_chance(strategy(table_b), strategy(table_a), **plain), abs=1e-12
+        1 - win_chance(reference_turn("hog-fa20"), strategy(table_b), strategy(table_a), 100),
+        abs=1e-12,
     )
 
 

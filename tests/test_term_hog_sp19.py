@@ -11,7 +11,9 @@ from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_sp19 as course
-from tests.course.course_cases import check_calls, plain_win_chance
+from tests.course.course_cases import check_calls
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 
 def test_the_course_ok_tests():
@@ -32,13 +34,13 @@ def test_the_model_agrees_with_a_plain_recursion(a, b):
     def strategy(table):
         return lambda score, opponent: int(table[score * 100 + opponent])
 
-    plain = dict(free_bacon=course.free_bacon, is_swap=course.is_swap)
     values = exact.evaluate(rules, table_a, table_b)
     assert values.first == pytest.approx(
-        plain_win_chance(strategy(table_a), strategy(table_b), **plain), abs=1e-12
+        win_chance(reference_turn("hog-sp19"), strategy(table_a), strategy(table_b), 100), abs=1e-12
     )
     assert values.second == pytest.approx(
-        1 - plain_win_chance(strategy(table_b), strategy(table_a), **plain), abs=1e-12
+        1 - win_chance(reference_turn("hog-sp19"), strategy(table_b), strategy(table_a), 100),
+        abs=1e-12,
     )
 
 

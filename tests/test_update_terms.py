@@ -1,17 +1,14 @@
-"""The terms on the points-then-update kit (hog-sp21, hog-fa21, hog-su22, hog-fa22,
-hog-fa23 and their aliases): the course
-functions, the model against a plain recursion written from each term's course functions, narrated
-turns against those functions, and a student-style file of each term loaded as written."""
+"""The Sow Sad kit's terms (hog-sp21, hog-fa21, hog-su22, hog-fa22, hog-fa23 and their
+aliases): the course functions and ok tests, the model against the shared reference recursion
+over each term's course functions (tests/course/turns.py), narrated turns against those
+functions, and a student-style file of each term loaded as written."""
 
 from __future__ import annotations
 
 import doctest
-import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from math import factorial, prod
 from pathlib import Path
 from types import ModuleType
 
@@ -23,6 +20,8 @@ from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_sp21, hog_su22
 from hogbench.rules.base import OTHER, SAME
 from tests.course.course_cases import check_calls
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 FILES = Path(__file__).parent / "files" / "terms"
 
@@ -146,46 +145,13 @@ def test_the_course_functions_of_hog_su22():
     assert [s + hog_su22.pigs_on_prime(s, 0) for s in (1, 2, 4, 23, 89)] == [2, 3, 4, 29, 97]
 
 
-@cache
-def dice(n: int) -> dict[int, float]:
-    """Points of n six-sided dice under Sow Sad, by multiset (the course's roll_dice rule)."""
-    dist: dict[int, float] = {}
-    for combo in itertools.combinations_with_replacement(range(1, 7), n):
-        ways = factorial(n) // prod(factorial(combo.count(f)) for f in set(combo))
-        points = 1 if 1 in combo else sum(combo)
-        dist[points] = dist.get(points, 0.0) + ways / 6**n
-    return dist
-
-
-def plain_win_chance(term: Term, strategy_a, strategy_b, goal: int = 100) -> float:
-    """A's chance of winning moving first, by memoised recursion on the term's functions."""
-
-    @cache
-    def mover_wins(score, opponent, a_moves):
-        strategy = strategy_a if a_moves else strategy_b
-        n = strategy(score, opponent)
-        outcomes = {term.zero_points(score, opponent): 1.0} if n == 0 else dice(n)
-        total = 0.0
-        for points, p in outcomes.items():
-            new = term.after_turn(score + points, opponent)
-            if new >= goal:
-                total += p
-            elif term.extra_turn(new, opponent):
-                total += p * mover_wins(new, opponent, a_moves)
-            else:
-                total += p * (1 - mover_wins(opponent, new, not a_moves))
-        return total
-
-    return mover_wins(0, 0, True)
-
-
 def _strategy(table):
     return lambda score, opponent: int(table[score * 100 + opponent])
 
 
 @pytest.mark.parametrize(("term_name", "name"), ALL_NAMES)
 def test_the_model_agrees_with_a_plain_recursion(term_name, name):
-    term, rules = BY_NAME[term_name], get_rules(name)
+    term, rules, turn = BY_NAME[term_name], get_rules(name), reference_turn(name)
     rng = np.random.default_rng(23)
     course_pair = (
         load_entrant("always_roll:6", rules).table.choices,
@@ -194,8 +160,8 @@ def test_the_model_agrees_with_a_plain_recursion(term_name, name):
     random_pair = (rng.integers(0, 11, 10000), rng.integers(0, 11, 10000))
     for a, b in (course_pair, random_pair):
         values = exact.evaluate(rules, a, b)
-        first = plain_win_chance(term, _strategy(a), _strategy(b))
-        second = 1 - plain_win_chance(term, _strategy(b), _strategy(a))
+        first = win_chance(turn, _strategy(a), _strategy(b), 100)
+        second = 1 - win_chance(turn, _strategy(b), _strategy(a), 100)
         assert values.first == pytest.approx(first, abs=1e-9)
         assert values.second == pytest.approx(second, abs=1e-9)
 

@@ -1,12 +1,10 @@
-"""The Hog wild terms (hog-fa13, its alias hog-sp14, hog-fa14 and hog-sp15): the course's examples and
-play tests, the model against a plain recursion with four-sided dice written from each term's
-course functions, and a student file loaded as written."""
+"""The Hog wild terms (hog-fa13, its alias hog-sp14, hog-fa14 and hog-sp15): the course's
+examples and play tests, the model against the shared reference recursion (four-sided dice
+included), and a student file loaded as written."""
 
 from __future__ import annotations
 
 import doctest
-import itertools
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,8 @@ from hogbench import exact
 from hogbench.dice import make_test_dice
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_fa13, hog_fa14, hog_sp15
+from tests.course.turns import reference_turn
+from tests.reference import win_chance
 
 STUDENT = Path(__file__).parent / "files" / "terms" / "hog-fa14" / "hog.py"
 TERMS = {"hog-fa13": hog_fa13, "hog-sp14": hog_fa13, "hog-fa14": hog_fa14, "hog-sp15": hog_sp15}
@@ -55,42 +55,9 @@ def test_the_fall_2014_course_play_tests(a, b, expected, monkeypatch):
     assert hog_fa14.play(strategy(*a), strategy(*b)) == expected
 
 
-@cache
-def pig_out_dice(n: int, sides: int) -> dict[int, float]:
-    dist: dict[int, float] = {}
-    for faces in itertools.product(range(1, sides + 1), repeat=n):
-        points = 1 if 1 in faces else sum(faces)
-        dist[points] = dist.get(points, 0.0) + sides**-n
-    return dist
-
-
-def plain_win_chance(course, strategy_a, strategy_b, goal=100):
-    """A's chance of winning moving first, by memoised recursion on the course's functions."""
-
-    @cache
-    def mover_wins(score, opponent, a_moves):
-        n = (strategy_a if a_moves else strategy_b)(score, opponent)
-        sides = 4 if course.select_dice(score, opponent) is course.four_sided else 6
-        outcomes = {course.free_bacon(opponent): 1.0} if n == 0 else pig_out_dice(n, sides)
-        total = 0.0
-        for points, p in outcomes.items():
-            new, other = score + points, opponent
-            if course is hog_sp15:
-                new, other = course.hogtimus_prime(new, other, points)
-            elif course.is_swap(new, other):
-                new, other = other, new
-            if new >= goal:
-                total += p
-            elif other < goal:
-                total += p * (1 - mover_wins(other, new, not a_moves))
-        return total
-
-    return mover_wins(0, 0, True)
-
-
 @pytest.mark.parametrize("name", TERMS)
 def test_the_model_agrees_with_a_plain_recursion(name):
-    course, rules = TERMS[name], get_rules(name)
+    rules, turn = get_rules(name), reference_turn(name)
     rng = np.random.default_rng(13)
     course_strategy = "prime_strategy" if name == "hog-sp15" else "swap_strategy"
     pairs = [
@@ -106,10 +73,10 @@ def test_the_model_agrees_with_a_plain_recursion(name):
 
         values = exact.evaluate(rules, a, b)
         assert values.first == pytest.approx(
-            plain_win_chance(course, strategy(a), strategy(b)), abs=1e-12
+            win_chance(turn, strategy(a), strategy(b), 100), abs=1e-12
         )
         assert values.second == pytest.approx(
-            1 - plain_win_chance(course, strategy(b), strategy(a)), abs=1e-12
+            1 - win_chance(turn, strategy(b), strategy(a), 100), abs=1e-12
         )
 
 

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from functools import cache
 from pathlib import Path
 from types import ModuleType
-
-import numpy as np
 
 HERE = Path(__file__).parent
 
@@ -97,50 +94,3 @@ def replay_game(play, game, **options):
     return [
         [w, n, rolled[starts[i] : starts[i + 1]], *ends[i]] for i, (w, n, _) in enumerate(turns)
     ]
-
-
-@cache
-def pig_out_distributions() -> dict[int, dict[int, float]]:
-    """{n: {points: chance}} for 1..10 six-sided dice under Pig Out, by convolution."""
-    out = {}
-    for n in range(1, 11):
-        no_one = np.zeros(6 * n + 1)
-        no_one[0] = 1.0
-        for _ in range(n):
-            no_one = np.convolve(no_one, [0, 0, 1, 1, 1, 1, 1])[: 6 * n + 1] / 6
-        dist = {s: float(p) for s, p in enumerate(no_one) if p > 0}
-        dist[1] = dist.get(1, 0.0) + 1 - (5 / 6) ** n
-        out[n] = dist
-    return out
-
-
-def plain_win_chance(strategy_a, strategy_b, *, free_bacon, is_swap=None, feral=None,
-                     extra_turn=None, goal=100):  # fmt: skip
-    """A's chance to beat B moving first, by a memoised recursion written from the course's
-    rules (independent of the engines): FREE_BACON(opponent); IS_SWAP(mover, opponent) after
-    the turn; FERAL "dice" (bonus on the previous number of dice) or "points" (on the previous
-    turn's points); EXTRA_TURN(mover, opponent) after the turn."""
-    dice = pig_out_distributions()
-
-    @cache
-    def mover_wins(score, opponent, previous, opponent_previous, a_moves):
-        n = (strategy_a if a_moves else strategy_b)(score, opponent)
-        outcomes = {free_bacon(opponent): 1.0} if n == 0 else dice[n]
-        bonus = 3 if feral and abs(n - previous) == 2 else 0
-        total = 0.0
-        for points, p in outcomes.items():
-            new, other = score + points + bonus, opponent
-            kept = {"dice": n, "points": min(points, 13), None: 0}[feral]  # 13+: no bonus
-            if is_swap is not None and is_swap(new, other):
-                new, other = other, new
-            if new >= goal:
-                total += p
-            elif other >= goal:
-                continue
-            elif extra_turn is not None and extra_turn(new, other):
-                total += p * mover_wins(new, other, kept, opponent_previous, a_moves)
-            else:
-                total += p * (1 - mover_wins(other, new, opponent_previous, kept, not a_moves))
-        return total
-
-    return mover_wins(0, 0, 0, 0, True)

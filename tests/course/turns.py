@@ -1,0 +1,224 @@
+"""One turn of every Hog rule set, written from the term's course functions: the reference the
+engines are checked against (``tests.reference.win_chance``).
+
+Each turn takes a state (mover's score, other's score, mover's hidden, other's hidden) and a
+number of dice, and returns {(mover's score, other's score, mover's hidden, again): chance}.
+A rule set added to hogbench adds its turn here; the contract test fails for one without.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from hogbench.rules import (
+    hog_contest,
+    hog_fa13,
+    hog_fa14,
+    hog_fa17,
+    hog_fa18,
+    hog_fa19,
+    hog_fa20,
+    hog_fa21,
+    hog_fa22,
+    hog_fa23,
+    hog_sp15,
+    hog_sp18,
+    hog_sp19,
+    hog_sp20,
+    hog_sp21,
+    hog_su19,
+    hog_su20,
+    hog_su21,
+    hog_su22,
+)
+from tests.reference import roll_distribution
+
+
+def _gather(pairs):
+    out: dict = defaultdict(float)
+    for key, p in pairs:
+        out[key] += p
+    return dict(out)
+
+
+def _points(course, num_rolls, zero, sides=6):
+    """The turn's points: ZERO for no dice, else the course's roll_dice over fair dice."""
+    if num_rolls == 0:
+        return {zero: 1.0}
+    return roll_distribution(course.roll_dice, num_rolls, sides)
+
+
+def extra_turn_term(course, zero_points, extra_turn):
+    """Points, then another turn when EXTRA_TURN(mover, other) (su21, sp21, fa20)."""
+
+    def turn(state, num_rolls):
+        mover, other, _, _ = state
+        points = _points(course, num_rolls, zero_points(mover, other))
+        return _gather(
+            ((mover + x, other, 0, extra_turn(mover + x, other)), p) for x, p in points.items()
+        )
+
+    return turn
+
+
+def update_term(course, zero_points, after_turn):
+    """Points, then the term's update of the mover's score (fa21 to fa25)."""
+
+    def turn(state, num_rolls):
+        mover, other, _, _ = state
+        points = _points(course, num_rolls, zero_points(mover, other))
+        return _gather(
+            ((after_turn(mover + x, other), other, 0, False), p) for x, p in points.items()
+        )
+
+    return turn
+
+
+def swap_term(course, sides_for=None):
+    """Free Bacon or dice (SIDES_FOR(mover, other) sides), then the course's is_swap(mover,
+    other) after every turn (sp19, su19, fa17, sp18, fa18, fa13, fa14)."""
+
+    def turn(state, num_rolls):
+        mover, other, _, _ = state
+        sides = sides_for(mover, other) if sides_for else 6
+        points = _points(course, num_rolls, course.free_bacon(other), sides)
+        out = []
+        for x, p in points.items():
+            new = mover + x
+            out.append(
+                (
+                    (other, new, 0, False)
+                    if course.is_swap(new, other)
+                    else (new, other, 0, False),
+                    p,
+                )
+            )
+        return _gather(out)
+
+    return turn
+
+
+def _wild_sides(course):
+    return lambda mover, other: 4 if course.select_dice(mover, other) is course.four_sided else 6
+
+
+def sp15_turn(state, num_rolls):
+    mover, other, _, _ = state
+    sides = _wild_sides(hog_sp15)(mover, other)
+    points = _points(hog_sp15, num_rolls, hog_sp15.free_bacon(other), sides)
+    return _gather(
+        ((*hog_sp15.hogtimus_prime(mover + x, other, x), 0, False), p) for x, p in points.items()
+    )
+
+
+def feral_term(course, remember, feral=True):
+    """Free Bacon or dice, Feral Hogs on the mover's hidden (REMEMBER(num_rolls, points) is what
+    the mover keeps for next time; FERAL off: no bonus), then is_swap (su20, sp20: points; fa19:
+    dice)."""
+
+    def turn(state, num_rolls):
+        mover, other, previous, _ = state
+        points = _points(course, num_rolls, course.free_bacon(other))
+        bonus = course.feral_bonus(num_rolls, previous) if feral else 0
+        out = []
+        for x, p in points.items():
+            new, kept = mover + x + bonus, remember(num_rolls, x)
+            swapped = course.is_swap(new, other)
+            out.append((((other, new) if swapped else (new, other)) + (kept, False), p))
+        return _gather(out)
+
+    return turn
+
+
+def _contest_roll(num_rolls, dice):
+    """The contest's turn score of a roll: Pig Out by ones, then Hogtimus Prime."""
+    return hog_contest.take_turn(num_rolls, 0, dice)
+
+
+def contest_turn(state, num_rolls):
+    """Pork Chop (-1: swap, once; later -1 rolls 10), else the dice with Hog Wild's sides and
+    Hogtimus Prime (the course's take_turn), then Swine Swap."""
+    mover, other, chopped, _ = state
+    if num_rolls == -1 and not chopped:
+        return {(other, mover, 1, False): 1.0}
+    num_rolls = 10 if num_rolls == -1 else num_rolls
+    sides = hog_contest.select_dice(mover, other, 6, 4)
+    if num_rolls == 0:
+        points = {hog_contest.take_turn(0, other): 1.0}
+    else:
+        points = roll_distribution(_contest_roll, num_rolls, sides)
+    out = []
+    for x, p in points.items():
+        new = mover + x
+        swapped = hog_contest.is_swap(new, other)
+        out.append((((other, new) if swapped else (new, other)) + (chopped, False), p))
+    return _gather(out)
+
+
+def feral_dice(num_rolls, points):
+    return num_rolls
+
+
+def feral_points(num_rolls, points):
+    return min(points, 13)  # a previous 13 or more never gives the bonus (dice are at most 10)
+
+
+REFERENCE_TURNS = {
+    "hog-su21": extra_turn_term(
+        hog_su21, lambda m, o: hog_su21.piggy_points(o), hog_su21.more_boar
+    ),
+    "hog-sp21": extra_turn_term(
+        hog_sp21, lambda m, o: hog_sp21.piggy_points(o), hog_sp21.more_boar
+    ),
+    "hog-fa20": extra_turn_term(hog_fa20, lambda m, o: hog_fa20.free_bacon(o), hog_fa20.extra_turn),
+    "hog-fa21": update_term(
+        hog_fa21, lambda m, o: hog_fa21.picky_piggy(o), lambda s, o: s + hog_fa21.hog_pile(s, o)
+    ),
+    "hog-su22": update_term(
+        hog_su22, hog_su22.oink_points, lambda s, o: s + hog_su22.pigs_on_prime(s, o)
+    ),
+    "hog-fa22": update_term(
+        hog_fa22, lambda m, o: hog_fa22.tail_points(o), lambda s, o: hog_fa22.square_points(s)
+    ),
+    "hog-fa23": update_term(hog_fa23, hog_fa23.boar_brawl, lambda s, o: hog_fa23.sus_points(s)),
+    "hog-sp19": swap_term(hog_sp19),
+    "hog-su19": swap_term(hog_su19),
+    "hog-fa17": swap_term(hog_fa17),
+    "hog-sp18": swap_term(hog_sp18),
+    "hog-fa18": swap_term(hog_fa18),
+    "hog-fa13": swap_term(hog_fa13, _wild_sides(hog_fa13)),
+    "hog-fa14": swap_term(hog_fa14, _wild_sides(hog_fa14)),
+    "hog-sp15": sp15_turn,
+    "hog-su20": feral_term(hog_su20, feral_points),
+    "hog-sp20": feral_term(hog_sp20, feral_points),
+    "hog-fa19": feral_term(hog_fa19, feral_dice),
+    "hog-contest": contest_turn,
+}
+#: Rule sets that are another's rules under a term's name
+SAME_RULES = {
+    "hog-sp14": "hog-fa13",
+    "hog-sp17": "hog-contest",
+    "hog-sp23": "hog-fa22",
+    "hog-sp24": "hog-fa23",
+    "hog-fa24": "hog-fa23",
+    "hog-sp25": "hog-fa23",
+    "hog-fa25": "hog-fa23",
+}
+#: The cousins have their own references (tests/test_rules_cousins.py): they are not Hog terms.
+COUSINS = {"pig", "big-pig", "greed"}
+
+
+FERAL_HOGS = {
+    "hog-su20": (hog_su20, feral_points),
+    "hog-sp20": (hog_sp20, feral_points),
+    "hog-fa19": (hog_fa19, feral_dice),
+}
+
+
+def reference_turn(name: str, feral_hogs: bool = True):
+    """The reference turn of rule set NAME (FERAL_HOGS: that option of the terms that have it)."""
+    name = SAME_RULES.get(name, name)
+    if not feral_hogs:
+        course, remember = FERAL_HOGS[name]
+        return feral_term(course, remember, feral=False)
+    return REFERENCE_TURNS[name]
