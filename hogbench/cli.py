@@ -8,13 +8,14 @@ import random
 from typing import Annotated, Any, Literal
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperGroup
 
+from hogbench import views
 from hogbench.errors import HogbenchError
+from hogbench.rules import DEFAULT_RULES, DEFAULT_THRESHOLD
 from hogbench.rules import names as rule_names
+from hogbench.views import err, out
 
 
 class _Commands(TyperGroup):
@@ -43,11 +44,6 @@ app.add_typer(experiment_app, name="experiment")
 cache_app = typer.Typer(help="hogbench's disk cache: see it, clear it.", no_args_is_help=True)
 app.add_typer(cache_app, name="cache")
 
-# Piped output is not cut at 80 columns, mid-name; ":x:" in a spec stays ":x:", not an emoji.
-# Text from outside (a file, a TEAM_NAME, an exception, the user) is always escaped before it
-# reaches Rich, so it prints as written and never as markup.
-out = Console(soft_wrap=True, emoji=False)
-err = Console(stderr=True, soft_wrap=True, emoji=False)
 _state = {"debug": False}
 
 
@@ -114,8 +110,6 @@ GamesOpt = Annotated[
         "-n", "--games", min=1, max=MAX_GAMES, help="Number of games (at most 1,000,000,000)."
     ),
 ]
-#: Contest scoring: a match point for an expected win rate above 50.0001%.
-DEFAULT_THRESHOLD = 0.500001
 
 
 def _version(asked: bool) -> None:
@@ -198,43 +192,13 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=str))
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.4f}%"
-
-
-def _progress(total: int, label: str):
-    """A progress bar on stderr; returns (advance, close)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
-    task = progress.add_task(label, total=total)
-    progress.start()
-    return (lambda n: progress.advance(task, n)), progress.stop
-
-
 # -- commands ----------------------------------------------------------------------------------
 @app.command()
 def duel(
     a: Annotated[str, typer.Argument(help="Strategy A: file.py, file.py:name or a built-in.")],
     b: Annotated[str, typer.Argument(help="Strategy B (default: the rule set's baseline).")] = "",
     games: GamesOpt = 100_000,
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -290,7 +254,7 @@ def duel(
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:
-        advance, close = _progress(games, "games")
+        advance, close = views.progress(games, "games")
     on_look = None
     if test and not as_json:
 
@@ -321,7 +285,7 @@ def duel(
     if as_json:
         _print_json(result.to_dict())
         return
-    _render_duel(result)
+    views.duel(result)
 
 
 def _sprt(text: str, alpha: float, beta: float):
@@ -347,114 +311,22 @@ def _duel_jobs(jobs: int | None, games: int) -> int:
     return _jobs(jobs)
 
 
-def _render_duel(result) -> None:
-    r = result
-    title = escape(f"{r.a.name} vs {r.b.name} · {r.rules.key}")
-    table = Table(title=title, title_style="bold")
-    if r.identical:
-        out.print(table.title)
-        out.print("identical decision tables: exactly even (50%), nothing to play")
-        return
-    if r.exact:
-        table.add_column("seating")
-        table.add_column(escape(f"{r.a.name} wins"), justify="right")
-        for label, seat in (("A first", r.first), ("A second", r.second), ("average", r.total)):
-            table.add_row(label, _pct(seat.win_rate))
-        out.print(table)
-        out.print(f"exact, {_duration(r.seconds)}")
-        return
-    for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
-        table.add_column(col, justify="left" if col == "seating" else "right")
-    from hogbench.duel import wilson
-
-    for label, seat in (("A first", r.first), ("A second", r.second), ("total", r.total)):
-        if label == "total":
-            low, high = r.interval  # paired: the pair is the unit of sampling
-        else:
-            low, high = wilson(seat.wins + seat.ties / 2, seat.games)
-        table.add_row(
-            label,
-            f"{seat.games:,}",
-            f"{seat.wins:,}",
-            f"{seat.losses:,}",
-            f"{seat.ties:,}",
-            _pct(seat.win_rate),
-            f"{_pct(low)} – {_pct(high)}",
-            style="bold" if label == "total" else None,
-        )
-    out.print(table)
-    paired = r.paired
-    counts = " / ".join(f"{c:,}" for c in paired.counts)
-    out.print(
-        f"{paired.pairs:,} game pairs; A scored 0 / ½ / 1 / 1½ / 2 points in {counts} of them"
-        " (the total's interval is over pairs)",
-        highlight=False,
-    )
-    if r.decision is not None:
-        verdict = {
-            "above": "decided: above",
-            "below": "decided: below",
-            "undecided": "undecided at the cap, around",
-        }[r.decision]
-        out.print(f"{verdict} {_pct(r.threshold)}", highlight=False)
-    if r.sprt is not None:
-        s = r.sprt
-        said = {"H1": f"accepts P1 = {s['p1']:g}", "H0": f"accepts P0 = {s['p0']:g}"}
-        out.print(
-            f"SPRT {said.get(s['verdict'], s['verdict'])}: LLR {s['llr']:+.3f}"
-            f" (bounds {s['lower']:+.3f}, {s['upper']:+.3f})",
-            highlight=False,
-        )
-    out.print(
-        f"seed {r.seed} · {r.games_per_second:,.0f} games/s · {_duration(r.seconds)}",
-        highlight=False,
-    )
-    for e in (r.a, r.b):
-        if e.live_reason:
-            out.print(
-                f"[yellow]{escape(f'{e.name} played live (not a table): {e.live_reason}')}[/]"
-            )
-
-
-def _duration(seconds: float) -> str:
-    """Milliseconds below a second, seconds above: 'exact, 21 ms', '3.4 s'."""
-    return f"{1000 * seconds:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
-
-
 @app.command("rules")
 def list_rules(as_json: JsonOpt = False) -> None:
     """The rule sets, their options and one line on each rule."""
-    from hogbench.rules import DEFAULT_RULES, registry
+    from hogbench.rules import registry
 
-    data = [
-        {
-            "name": cls.name,
-            "title": cls.title,
-            "default": cls.name == DEFAULT_RULES,
-            "strategy": f"({', '.join(cls.strategy_args)})",
-            "options": {k: {"default": d, "help": h} for k, (d, h) in cls.options_help.items()},
-            "rules": dict(cls.rule_lines),
-        }
-        for cls in registry().values()
-    ]
+    described = [cls.describe() for cls in registry().values()]
     if as_json:
-        _print_json(data)
-        return
-    for item in data:
-        default = " [dim](default)[/]" if item["default"] else ""
-        head = escape(f"{item['title']}  strategy{item['strategy']}")
-        out.print(f"[bold]{item['name']}[/]{default}: {head}")
-        for rule, line in item["rules"].items():
-            out.print(f"  • [cyan]{escape(rule)}[/]: {escape(line)}")
-        for key, opt in item["options"].items():
-            said = escape(f"{opt['default']}: {opt['help']}")
-            out.print(f"  option [green]{key}[/]={said}")
+        _print_json(described)
+    else:
+        views.rules_list(described)
 
 
 @app.command()
 def check(
     file: Annotated[str, typer.Argument(help="The strategy file, or file.py:name.")],
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     time_limit: Annotated[
@@ -478,15 +350,14 @@ def check(
     if as_json:
         _print_json(report.to_dict())
     else:
-        for line in report.lines:  # the submission's own text: no markup
-            out.print(line, markup=False, highlight=False, soft_wrap=True)
+        views.lines(report.lines)  # the submission's own text: no markup
     if not report.valid:
         raise typer.Exit(1)
 
 
 @experiment_app.command("max-scoring-num-rolls")
 def max_scoring_num_rolls(
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     dice: Annotated[
         Literal["six", "four"], typer.Option("--dice", case_sensitive=False, help="The dice.")
     ] = "six",
@@ -496,7 +367,7 @@ def max_scoring_num_rolls(
 ) -> None:
     """Average turn score for 1 to 10 dice, beside the exact expectation."""
     from hogbench.errors import UsageError
-    from hogbench.experiments import best_num_rolls, turn_scores
+    from hogbench.experiments import turn_score_experiment
 
     sides = {"six": 6, "four": 4, "6": 6, "4": 4}.get(dice)
     if sides is None:
@@ -504,34 +375,11 @@ def max_scoring_num_rolls(
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, None, None)
-    seed = DEFAULT_SEED if seed is None else seed
-    rows = turn_scores(rule_set, sides, games, seed)
-    best = best_num_rolls(rows)
+    result = turn_score_experiment(rule_set, sides, games, DEFAULT_SEED if seed is None else seed)
     if as_json:
-        _print_json(
-            {
-                "rules": rule_set.name,
-                "dice": sides,
-                "trials": games,
-                "seed": seed,
-                "max_scoring_num_rolls": best,
-                "rows": [r.__dict__ for r in rows],
-            }
-        )
-        return
-    table = Table(title=f"Average turn score · {rule_set.name} · {sides}-sided dice")
-    for col in ("dice", "average", "95% interval", "exact"):
-        table.add_column(col, justify="right")
-    for r in rows:
-        table.add_row(
-            str(r.num_rolls),
-            f"{r.mean:.3f}",
-            f"{r.ci_low:.3f} – {r.ci_high:.3f}",
-            f"{r.exact:.4f}",
-            style="bold green" if r.num_rolls == best else None,
-        )
-    out.print(table)
-    out.print(f"max_scoring_num_rolls: [bold]{best}[/] (seed {seed}, {games} trials each)")
+        _print_json(result.to_dict())
+    else:
+        views.turn_scores(result)
 
 
 @experiment_app.command("win-rate")
@@ -541,7 +389,7 @@ def win_rate(
     games: Annotated[
         int, typer.Option("-n", "--games", help="Games in all, half in each seating.")
     ] = 2000,
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -566,20 +414,8 @@ def win_rate(
     result = run_duel(rule_set, a, b, games, seed, 1, exact)
     if as_json:
         _print_json({"average_win_rate": result.total.win_rate, **result.to_dict()})
-        return
-    if result.interval is None:
-        how = "identical tables" if result.identical else "exact"
     else:
-        low, high = result.interval
-        how = (
-            f"95% interval {low:.6f} – {high:.6f} over {result.paired.pairs:,} game pairs,"
-            f" seed {seed}"
-        )
-    out.print(
-        f"average_win_rate({escape(a.name)}, baseline={escape(b.name)}) ="
-        f" [bold]{result.total.win_rate:.6f}[/] ({how})",
-        highlight=False,
-    )
+        views.win_rate(result)
 
 
 @experiment_app.command("sweep")
@@ -593,7 +429,7 @@ def sweep(
         int | None,
         typer.Option("-n", "--games", help="Monte Carlo games per value (default: exact)."),
     ] = None,
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -602,7 +438,7 @@ def sweep(
 ) -> None:
     """Average win rate against a baseline for each value of one parameter (e.g. cutoffs)."""
     from hogbench.errors import UsageError
-    from hogbench.experiments import sweep as run_sweep
+    from hogbench.experiments import run_sweep
 
     if high < low:
         raise UsageError(f"--to ({high}) is below --from ({low})")
@@ -615,80 +451,18 @@ def sweep(
         _output_file(png, "--png")
     rule_set = _rules(rules, goal, option)
     seed = DEFAULT_SEED if seed is None else seed
-    points = run_sweep(
-        rule_set,
-        strategy,
-        param,
-        list(range(low, high + 1)),
-        baseline or rule_set.baseline,
-        games,
-        seed,
+    values = list(range(low, high + 1))
+    result = run_sweep(
+        rule_set, strategy, param, values, baseline or rule_set.baseline, games, seed
     )
-    best = max(points, key=lambda p: p.win_rate)
     if png:
-        _plot_sweep(points, strategy, param, png)
+        from hogbench.plots import sweep_png
+
+        sweep_png(result, png)
     if as_json:
-        _print_json(
-            {
-                "rules": rule_set.key,
-                "strategy": strategy,
-                "param": param,
-                "exact": games is None,
-                "seed": None if games is None else seed,
-                "best": best.value,
-                "points": [p.__dict__ for p in points],
-            }
-        )
-        return
-    table = Table(
-        title=escape(f"{strategy} by {param} vs {baseline or rule_set.baseline} · {rule_set.key}")
-    )
-    columns = [param, "A first", "A second", "average win rate"]
-    if games is not None:
-        columns.append("95% interval (pairs)")
-    for col in columns:
-        table.add_column(col, justify="right")
-    for p in points:
-        interval = [] if games is None else [f"{_pct(p.ci_low)} – {_pct(p.ci_high)}"]
-        table.add_row(
-            str(p.value),
-            _pct(p.first),
-            _pct(p.second),
-            _pct(p.win_rate),
-            *interval,
-            style="bold green" if p is best else None,
-        )
-    out.print(table)
-    said = f"best {escape(param)}: [bold]{best.value}[/]"
-    if games is not None:
-        close = [str(p.value) for p in points if p is not best and p.ci_high >= best.ci_low]
-        if close:
-            said += f"; not told apart from {escape(param)} {', '.join(close)} at this -n"
-        said += f" (seed {seed})"
-    out.print(said, highlight=False)
-
-
-def _plot_sweep(points, strategy: str, param: str, path: str) -> None:
-    from hogbench.plots import pyplot
-
-    plt = pyplot()
-    import matplotlib.ticker
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    values = [p.value for p in points]
-    rates = [100 * p.win_rate for p in points]
-    if points[0].ci_low is None:
-        ax.plot(values, rates, marker="o")
-    else:  # Monte Carlo: each point with its paired 95% interval
-        below = [r - 100 * p.ci_low for r, p in zip(rates, points, strict=True)]
-        above = [100 * p.ci_high - r for r, p in zip(rates, points, strict=True)]
-        ax.errorbar(values, rates, yerr=[below, above], marker="o", capsize=3)
-    ax.axhline(50, color="grey", linewidth=0.8)
-    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.set(xlabel=param, ylabel="average win rate (%)", title=strategy)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+        _print_json(result.to_dict())
+    else:
+        views.sweep(result)
 
 
 def _deciders(rule_set, entrants, stack):
@@ -698,34 +472,11 @@ def _deciders(rule_set, entrants, stack):
     return [decider(rule_set, player(e, rule_set), stack) for e in entrants]
 
 
-def _render_turn(turn, names: list[str], rule_set) -> None:
-    """One line a turn: who, what they chose, the dice, what the rules did, the scores."""
-    step = turn.step
-    dice = f": {' '.join(map(str, step.dice))}" if step.dice else ""
-    what = escape("; ".join(step.events))
-    action = escape(rule_set.describe_choice(turn.choice))
-    out.print(
-        f"[bold]{escape(names[turn.player])}[/] {action}{dice} → {what}   "
-        f"[dim]{escape(names[0])} {turn.scores[0]} – {turn.scores[1]} {escape(names[1])}[/]",
-        highlight=False,
-    )
-    for line in turn.commentary:
-        out.print(f"   [italic cyan]{escape(line)}[/]", highlight=False)
-    if turn.over:
-        winner = None if turn.winner is None else names[turn.winner]
-        verdict = (
-            "tie"
-            if winner is None
-            else ("You win" if winner == "You" else f"{escape(winner)} wins")
-        )
-        out.print(f"[bold green]{verdict}[/] {turn.scores[0]} – {turn.scores[1]}")
-
-
 @app.command()
 def watch(
     a: Annotated[str, typer.Argument(help="Player 0 (moves first).")],
     b: Annotated[str, typer.Argument(help="Player 1 (default: the baseline).")] = "",
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -739,7 +490,7 @@ def watch(
     from contextlib import ExitStack
 
     from hogbench.loading import load_entrant
-    from hogbench.watch import play_game
+    from hogbench.watch import Transcript, play_game
 
     rule_set = _rules(rules, goal, option)
     entrants = [
@@ -752,39 +503,17 @@ def watch(
     seed = random.randrange(2**32) if seed is None else seed
     with ExitStack() as stack:
         turns = list(play_game(rule_set, _deciders(rule_set, entrants, stack), seed))
+    game = Transcript(rule_set.key, seed, names, turns)
     if as_json:
-        _print_json(
-            {
-                "rules": rule_set.key,
-                "seed": seed,
-                "players": names,
-                "winner": turns[-1].winner,
-                "scores": turns[-1].scores,
-                "turns": [
-                    {
-                        "player": t.player,
-                        "choice": t.choice,
-                        "dice": t.step.dice,
-                        "events": t.step.events,
-                        "scores": t.scores,
-                        "commentary": t.commentary,
-                    }
-                    for t in turns
-                ],
-            }
-        )
-        return
-    out.print(
-        f"[bold]{escape(names[0])}[/] vs [bold]{escape(names[1])}[/] · {rule_set.key} · seed {seed}"
-    )
-    for turn in turns:
-        _render_turn(turn, names, rule_set)
+        _print_json(game.to_dict())
+    else:
+        views.transcript(game, rule_set)
 
 
 @app.command()
 def play(
     opponent: Annotated[str, typer.Argument(help="The strategy to play against.")] = "",
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -832,7 +561,7 @@ def play(
             deciders = (person, bot_decide) if first == "me" else (bot_decide, person)
             names = ["You", bot.name] if first == "me" else [bot.name, "You"]
             for turn in play_game(rule_set, deciders, seed):
-                _render_turn(turn, names, rule_set)
+                views.turn(turn, names, rule_set)
     except (EOFError, KeyboardInterrupt):
         out.print("\nbye")
 
@@ -960,7 +689,7 @@ def gauntlet(
     against: Annotated[
         list[str] | None, typer.Option("--against", "-a", help="Opponents: files, globs, specs.")
     ] = None,
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     games: Annotated[
@@ -969,7 +698,7 @@ def gauntlet(
     seed: Annotated[int, typer.Option("--seed", help="Seed for Monte Carlo pairs.")] = 0,
     threshold: Annotated[
         float, typer.Option("--threshold", help="Win rate that counts as beating.")
-    ] = 0.500001,
+    ] = DEFAULT_THRESHOLD,
     jobs: JobsOpt = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
@@ -1001,7 +730,7 @@ def gauntlet(
 
 @app.command()
 def solve(
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     against: Annotated[
@@ -1026,54 +755,11 @@ def solve(
     opponent = load_entrant(against, rule_set, **door) if against else None
     with err.status(f"solving {rule_set.key} exactly…"):
         result = sv.solve_rules(rule_set, opponent)
-    path = sv.export(result, export, team) if export else None
-    versus = result.against.name if result.against else "itself"
-    data = {
-        "rules": rule_set.key,
-        "against": result.against.name if result.against else None,
-        "sees_whole_state": result.exact_state,
-        "first_mover_wins": result.first,
-        "second_mover_wins": result.second,
-        "strategy_vs": {"name": versus, **_seats(result.vs_self_or_against)},
-        "strategy_vs_baseline": {"name": result.baseline.name, **_seats(result.vs_baseline)},
-        "seconds": result.seconds,
-        "export": str(path) if path else None,
-    }
+    path = str(sv.export(result, export, team)) if export else None
     if as_json:
-        _print_json(data)
-        return
-    what = f"best response to {escape(versus)}" if result.against else "optimal play, both players"
-    out.print(f"[bold]{rule_set.key}[/]: {what} · solved in {result.seconds:.2f} s")
-    mover = "it" if result.against else "the first mover"
-    wins = f"{mover} wins {_pct(result.first)} moving first, {_pct(result.second)} second"
-    if result.exact_state:
-        out.print(f"  {wins}")
+        _print_json(result.to_dict(path))
     else:
-        hidden = sv.hidden_state_text(rule_set)
-        played = "best-response" if result.against else "optimal"
-        out.print(
-            f"  [yellow]The state holds {hidden}, which a strategy does not see.[/]\n"
-            f"  • upper bound, for a player who sees it too: {wins}\n"
-            "  • a strategy that sees only its arguments: at each of them the choice best\n"
-            "    on average over what it cannot see, weighted by how often"
-            f" {played} play gets there:",
-            soft_wrap=True,
-        )
-    table = Table(box=None, padding=(0, 2))
-    for col in ("strategy against", "moving first", "moving second", "average"):
-        table.add_column(col, justify="left" if col == "strategy against" else "right")
-    for name, seats in (
-        (versus, result.vs_self_or_against),
-        (result.baseline.name, result.vs_baseline),
-    ):
-        table.add_row(escape(name), _pct(seats.first), _pct(seats.second), _pct(seats.average))
-    out.print(table)
-    if path:
-        out.print(f"strategy written to {escape(str(path))}")
-
-
-def _seats(values) -> dict:
-    return {"first": values.first, "second": values.second, "average": values.average}
+        views.solved(result, path)
 
 
 @app.command()
@@ -1082,7 +768,7 @@ def analyze(
     against: Annotated[
         str | None, typer.Option("--against", "-a", help="Opponent (default: optimal play).")
     ] = None,
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     top: Annotated[int, typer.Option("--top", help="How many states to list.")] = 15,
@@ -1122,50 +808,15 @@ def analyze(
             f"{result.a.name} vs {result.b_name}: win probability given up ({rule_set.key})",
         )  # fmt: skip
     if as_json:
-        _print_json(
-            {
-                "rules": rule_set.key,
-                "strategy": result.a.name,
-                "against": result.b_name,
-                "win_rate": _seats(result.a_values),
-                "best_response_win_rate": result.best_average,
-                "total_loss": result.total,
-                "worst_states": [
-                    {**w.__dict__, "expected": w.expected, "choice": w.choice, "best": w.best}
-                    for w in worst
-                ],
-                "png": png,
-                "seconds": result.seconds,
-            }
-        )
-        return
-    out.print(
-        f"[bold]{escape(result.a.name)}[/] against {escape(result.b_name)} · {rule_set.key}:"
-        f" average win rate {_pct(result.a_values.average)}; the best response reaches"
-        f" {_pct(result.best_average)}, so {escape(result.a.name)} gives up"
-        f" [bold]{_pct(result.total)}[/] ({result.seconds:.2f} s)"
-    )
-    table = Table(title=f"where it gives up most (by {by})", title_style="bold")
-    for col in ("state", "chose", "best", "loss there", "reached", "expected loss"):
-        table.add_column(col, justify="left" if col in ("state", "chose", "best") else "right")
-    for w in worst:
-        table.add_row(
-            w.where,
-            rule_set.describe_choice(w.choice),
-            rule_set.describe_choice(w.best),
-            _pct(w.loss),
-            _pct(w.reach),
-            _pct(w.expected),
-        )
-    out.print(table)
-    if png:
-        out.print(f"heatmap written to {escape(str(png))}")
+        _print_json(result.to_dict(worst, png))
+    else:
+        views.analysis(result, worst, by, png)
 
 
 @app.command()
 def show(
     strategy: Annotated[str, typer.Argument(help="The strategy to draw.")],
-    rules: RulesOpt = "hog-su21",
+    rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     step: Annotated[
@@ -1202,31 +853,9 @@ def show(
     if png:
         plots.decision_png(rule_set, view, png, f"{entrant.name} · {rule_set.key}: {view.title}")
     if as_json:
-        _print_json(
-            {
-                "rules": rule_set.key,
-                "strategy": entrant.name,
-                "view": view.kind,
-                "title": view.title,
-                "rows": view.y_label,
-                "columns": view.x_label,
-                "grid": view.grid.tolist(),
-                "png": png,
-            }
-        )
-        return
-    if step is None:
-        step = max(1, -(-view.grid.shape[1] // max(out.width - 6, 10)))
-    if step < 1:
-        raise UsageError(f"--step must be at least 1, got {step}")
-    out.print(f"[bold]{escape(entrant.name)}[/] · {rule_set.key}: {escape(view.title)}")
-    out.print(plots.terminal_grid(rule_set, view, step))
-    if png:
-        out.print(f"heatmap written to {escape(str(png))}")
-
-
-if __name__ == "__main__":
-    main()
+        _print_json({"rules": rule_set.key, "strategy": entrant.name, **view.to_dict(), "png": png})
+    else:
+        views.table_view(entrant.name, rule_set, view, step, png)
 
 
 @cache_app.command("info")
@@ -1237,15 +866,8 @@ def cache_info(as_json: JsonOpt = False) -> None:
     data = cache.info()
     if as_json:
         _print_json(data)
-        return
-    out.print(f"cache: {escape(str(data['path']))}", highlight=False)
-    for kind, entry in sorted(data["kinds"].items()):
-        out.print(f"  {kind}: {entry['entries']:,} entries, {_megabytes(entry['bytes'])}")
-    out.print(
-        f"total {_megabytes(data['bytes'])} of {_megabytes(data['cap_bytes'])}"
-        " (least recently used entries go first past the cap)",
-        highlight=False,
-    )
+    else:
+        views.cache_info(data)
 
 
 @cache_app.command("clear")
@@ -1256,9 +878,9 @@ def cache_clear(as_json: JsonOpt = False) -> None:
     freed = cache.clear()
     if as_json:
         _print_json(freed)
-        return
-    out.print(f"removed {freed['entries']:,} entries, {_megabytes(freed['bytes'])}")
+    else:
+        views.cache_cleared(freed)
 
 
-def _megabytes(n: int) -> str:
-    return f"{n / 2**20:,.1f} MB"
+if __name__ == "__main__":
+    main()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -151,6 +151,40 @@ def best_num_rolls(rows: list[TurnScore]) -> int:
 
 
 @dataclass(frozen=True)
+class TurnScoreExperiment:
+    """The course's max_scoring_num_rolls experiment, with intervals and the exact means."""
+
+    rules: str
+    dice: int
+    trials: int
+    seed: int
+    rows: list[TurnScore]
+
+    @property
+    def best(self) -> int:
+        return best_num_rolls(self.rows)
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": self.rules,
+            "dice": self.dice,
+            "trials": self.trials,
+            "seed": self.seed,
+            "max_scoring_num_rolls": self.best,
+            "rows": [asdict(r) for r in self.rows],
+        }
+
+
+def turn_score_experiment(
+    rules: RuleSet, sides: int, trials: int, seed: int
+) -> TurnScoreExperiment:
+    """``turn_scores`` with what it was asked, as one result."""
+    return TurnScoreExperiment(
+        rules.name, sides, trials, seed, turn_scores(rules, sides, trials, seed)
+    )
+
+
+@dataclass(frozen=True)
 class SweepPoint:
     value: int
     win_rate: float
@@ -200,3 +234,47 @@ def sweep(
             )
         )
     return points
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A sweep's points with what was swept, against what, and how."""
+
+    rules: str  # the rule set's key
+    strategy: str
+    param: str
+    baseline: str
+    exact: bool
+    seed: int | None  # None when exact
+    points: list[SweepPoint]
+
+    @property
+    def best(self) -> SweepPoint:
+        return max(self.points, key=lambda p: p.win_rate)
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": self.rules,
+            "strategy": self.strategy,
+            "param": self.param,
+            "baseline": self.baseline,
+            "exact": self.exact,
+            "seed": self.seed,
+            "best": self.best.value,
+            "points": [asdict(p) for p in self.points],
+        }
+
+
+def run_sweep(
+    rules: RuleSet,
+    strategy: str,
+    param: str,
+    values: list[int],
+    baseline: str,
+    games: int | None = None,
+    seed: int = 0,
+) -> Sweep:
+    """``sweep`` with what it was asked, as one result."""
+    points = sweep(rules, strategy, param, values, baseline, games, seed)
+    exact = games is None
+    return Sweep(rules.key, strategy, param, baseline, exact, None if exact else seed, points)

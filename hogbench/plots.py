@@ -57,6 +57,15 @@ class View:
     y_label: str
     legend: str = ""  # for "boundary": what the numbers are
 
+    def to_dict(self) -> dict:
+        return {
+            "view": self.kind,
+            "title": self.title,
+            "rows": self.y_label,
+            "columns": self.x_label,
+            "grid": self.grid.tolist(),
+        }
+
 
 def table_view(rules: RuleSet, table: np.ndarray, slice_index: int = 0) -> View:
     """The 2-D view of a decision table (see the module docstring)."""
@@ -383,3 +392,27 @@ def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
+
+
+def sweep_png(result, path: str) -> None:
+    """A sweep's average win rate by parameter value, with the paired 95% interval under Monte
+    Carlo (RESULT: an ``experiments.Sweep``)."""
+    plt = pyplot()
+    import matplotlib.ticker
+
+    points = result.points
+    fig, ax = plt.subplots(figsize=(6, 4))
+    values = [p.value for p in points]
+    rates = [100 * p.win_rate for p in points]
+    if result.exact:
+        ax.plot(values, rates, marker="o")
+    else:
+        below = [r - 100 * p.ci_low for r, p in zip(rates, points, strict=True)]
+        above = [100 * p.ci_high - r for r, p in zip(rates, points, strict=True)]
+        ax.errorbar(values, rates, yerr=[below, above], marker="o", capsize=3)
+    ax.axhline(50, color="grey", linewidth=0.8)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set(xlabel=result.param, ylabel="average win rate (%)", title=result.strategy)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

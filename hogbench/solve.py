@@ -70,6 +70,27 @@ class Solved:
     def second(self) -> float:
         return self.solution.second
 
+    @property
+    def against_name(self) -> str:
+        return self.against.name if self.against else "itself"
+
+    def to_dict(self, export: str | None = None) -> dict:
+        return {
+            "rules": self.rules.key,
+            "against": self.against.name if self.against else None,
+            "sees_whole_state": self.exact_state,
+            "first_mover_wins": self.first,
+            "second_mover_wins": self.second,
+            "strategy_vs": {"name": self.against_name, **_seats(self.vs_self_or_against)},
+            "strategy_vs_baseline": {"name": self.baseline.name, **_seats(self.vs_baseline)},
+            "seconds": self.seconds,
+            "export": export,
+        }
+
+
+def _seats(values: SeatValues) -> dict:
+    return {"first": values.first, "second": values.second, "average": values.average}
+
 
 def solve_rules(rules: RuleSet, against: str | Entrant | None = None) -> Solved:
     """Optimal play for RULES (both players optimal), or the best response to AGAINST."""
@@ -293,6 +314,22 @@ class Analysis:
     def total(self) -> float:
         """The drop in A's average win rate against B, compared with the best response."""
         return self.best_average - self.a_values.average
+
+    def to_dict(self, worst: list[StateLoss], png: str | None = None) -> dict:
+        return {
+            "rules": self.rules.key,
+            "strategy": self.a.name,
+            "against": self.b_name,
+            "win_rate": _seats(self.a_values),
+            "best_response_win_rate": self.best_average,
+            "total_loss": self.total,
+            "worst_states": [
+                {**w.__dict__, "expected": w.expected, "choice": w.choice, "best": w.best}
+                for w in worst
+            ],
+            "png": png,
+            "seconds": self.seconds,
+        }
 
 
 def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = None) -> Analysis:

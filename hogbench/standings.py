@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: The contest's rule: a match point for an expected win rate above 50.0001%.
-DEFAULT_THRESHOLD = 0.500001
+from hogbench.rules import DEFAULT_THRESHOLD  # noqa: F401  (re-exported for the reports)
+
 #: Bradley–Terry ratings are on Elo's scale: the average entrant is 1500 and a gap of 400
 #: points means 10:1 odds, so i beats j with probability 1 / (1 + 10 ** ((R_j - R_i) / 400)).
 RATING_MEAN = 1500.0

@@ -37,6 +37,7 @@ from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.processes import die_with_parent
+from hogbench.rules import DEFAULT_RULES
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
 from hogbench.stats import ABOVE, UNDECIDED
@@ -180,7 +181,7 @@ def _build(settings: dict[str, Any], base: Path, where: Callable[[str], str]) ->
         return value
 
     name = get("name", str, "tournament")
-    rules_name = get("rules", str, "hog-su21")
+    rules_name = get("rules", str, DEFAULT_RULES)
     goal = get("goal", int, None)
     options = get("options", dict, {})
     mode = get("mode", str, "exact")

@@ -64,3 +64,34 @@ def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Ite
         winner = None if kind == TIE else (mover if kind == WIN else 1 - mover)
         yield Turn(mover, choice, step, scores, lines, winner, over=True)
         return
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """One watched game: who played, with which seed, turn by turn."""
+
+    rules: str  # the rule set's key
+    seed: int
+    players: list[str]
+    turns: list[Turn]
+
+    def to_dict(self) -> dict:
+        last = self.turns[-1]
+        return {
+            "rules": self.rules,
+            "seed": self.seed,
+            "players": self.players,
+            "winner": last.winner,
+            "scores": last.scores,
+            "turns": [
+                {
+                    "player": t.player,
+                    "choice": t.choice,
+                    "dice": t.step.dice,
+                    "events": t.step.events,
+                    "scores": t.scores,
+                    "commentary": t.commentary,
+                }
+                for t in self.turns
+            ],
+        }

@@ -71,3 +71,11 @@ def test_compiled_code_leaves_module_names_alone():
     assert 0 < exact.evaluate(rules, table, np.full(30 * 30, 6)).first < 1
     assert isinstance(su21.piggy_points, jit.Compiled)
     assert su21.piggy_points(39) == su21.piggy_points.func(39)
+
+
+def test_the_cli_parses_calls_and_renders_through_views():
+    """cli.py builds no tables and no JSON documents of its own: results own their JSON
+    (to_dict) and views.py draws them."""
+    source = (Path(__file__).resolve().parent.parent / "hogbench" / "cli.py").read_text()
+    assert "Table(" not in source
+    assert "_print_json(\n            {" not in source and "_print_json([" not in source

@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # names() is asked for at every start of the CLI: it imports 
     from hogbench.rules.base import RuleSet
 
 DEFAULT_RULES = "hog-su21"
+#: The contest's scoring: a match point for an expected win rate above 50.0001%.
+DEFAULT_THRESHOLD = 0.500001
 
 
 def names() -> list[str]:

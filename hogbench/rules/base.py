@@ -266,6 +266,20 @@ class RuleSet:
         for key, value in options.items():
             self.options[key] = _coerce_option(self.name, key, value, self.options_help[key][0])
 
+    @classmethod
+    def describe(cls) -> dict:
+        """What ``hogbench rules`` says of this rule set."""
+        from hogbench.rules import DEFAULT_RULES
+
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "default": cls.name == DEFAULT_RULES,
+            "strategy": f"({', '.join(cls.strategy_args)})",
+            "options": {k: {"default": d, "help": h} for k, (d, h) in cls.options_help.items()},
+            "rules": dict(cls.rule_lines),
+        }
+
     def dice_rule(self) -> Callable[[list[int]], int]:
         """The dice rule, or a UsageError saying why this game has none."""
         if self.dice_points is None:
