@@ -643,3 +643,17 @@ def test_hog_sp17_is_the_contest_without_pork_chop():
     rng = np.random.default_rng(17)
     a, b = rng.integers(0, 11, 10000), rng.integers(0, 11, 10000)
     assert exact.evaluate(sp17, a, b).first == exact.evaluate(contest, a, b).first
+
+
+def test_an_illegal_answer_is_explained_in_the_terms_rules():
+    from hogbench.errors import IllegalChoice
+
+    with pytest.raises(
+        IllegalChoice, match=r"-1, outside 0\.\.10 \(hog-fa21 takes a number of dice"
+    ):
+        get_rules("hog-fa21").choice(-1)
+    with pytest.raises(IllegalChoice, match="without Pork Chop takes 0 to 10 dice; -1 needs"):
+        get_rules("hog-sp17").choice(-1)
+    assert get_rules("hog-sp17", pork_chop=True).choice(-1) == -1
+    with pytest.raises(IllegalChoice, match=r"11, outside -1\.\.10 \(hog-contest: .*Pork Chop"):
+        get_rules("hog-contest").choice(11)

@@ -329,7 +329,7 @@ class RuleSet:
 
     def choice(self, value: Any) -> int:
         """Validate one strategy answer and return it as the engine's int; raise IllegalChoice."""
-        return check_int_choice(value, 0, 10)
+        return check_int_choice(value, 0, 10, f"{self.name} takes a {self.choice_help}")
 
     def describe_choice(self, choice: int) -> str:
         return f"roll {choice}"
@@ -378,12 +378,14 @@ class RuleSet:
         )
 
 
-def check_int_choice(value: Any, low: int, high: int) -> int:
-    """A legal answer is an int (not a bool, not a float) in [low, high]."""
+def check_int_choice(value: Any, low: int, high: int, legal: str = "") -> int:
+    """A legal answer is an int (not a bool, not a float) in [low, high]; LEGAL says in the
+    rule set's words what it takes, for the message."""
+    said = f" ({legal})" if legal else ""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise IllegalChoice(f"returned {value!r} ({type(value).__name__}), not an int")
+        raise IllegalChoice(f"returned {value!r} ({type(value).__name__}), not an int{said}")
     if not low <= value <= high:
-        raise IllegalChoice(f"returned {value}, outside {low}..{high}")
+        raise IllegalChoice(f"returned {value}, outside {low}..{high}{said}")
     return int(value)
 
 

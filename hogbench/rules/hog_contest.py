@@ -372,8 +372,10 @@ class HogContest(RuleSet):
     )
 
     def choice(self, value) -> int:
-        low = PORK_CHOP if self.options["pork_chop"] else 0
-        return check_int_choice(value, low, MAX_DICE)
+        if self.options["pork_chop"]:
+            return check_int_choice(value, PORK_CHOP, MAX_DICE, f"{self.name}: {self.choice_help}")
+        legal = f"{self.name} without Pork Chop takes 0 to 10 dice; -1 needs pork_chop=true"
+        return check_int_choice(value, 0, MAX_DICE, legal)
 
     def describe_choice(self, choice: int) -> str:
         return "Pork Chop (-1)" if choice == PORK_CHOP else f"roll {choice}"
