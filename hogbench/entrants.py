@@ -62,6 +62,8 @@ def parse_spec(text: str) -> Spec:
     head, _, rest = text.partition(":")
     if head.endswith(".py") or "/" in head or head.endswith(".py)"):
         path = Path(head)
+        if path.is_dir():
+            raise UsageError(f"{head} is a folder, not a strategy file (its hog.py?)")
         if not path.is_file():
             raise UsageError(f"no such strategy file: {head}")
         function = rest.strip() or None
