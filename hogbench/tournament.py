@@ -656,6 +656,9 @@ def play_pairs(
     start = time.perf_counter()
     if progress is not None and missing:
         progress.start("pairs", len(missing))
+        if live:
+            budget = live_budget or DEFAULT_LIVE_BUDGET
+            progress.note(f"{len(live)} live strategies: each of their pairs within {budget:.0f} s")
     try:
         for results in _dispatch(tasks, jobs, backend, scheduler) if missing else ():
             done = [r for r in results if isinstance(r, PairResult)]
@@ -670,7 +673,10 @@ def play_pairs(
                 if slowest is not None and slowest.seconds > worst:
                     worst = slowest.seconds
                     a, b = by_key[slowest.key.a].name, by_key[slowest.key.b].name
-                    progress.note(f"slowest pair: {a} vs {b}, {worst:.1f} s")
+                    budget = ""
+                    if live & {slowest.key.a, slowest.key.b}:  # a live pair has a budget
+                        budget = f" of {live_budget or DEFAULT_LIVE_BUDGET:.0f} s live budget"
+                    progress.note(f"slowest pair: {a} vs {b}, {worst:.1f} s{budget}")
     finally:
         if progress is not None and missing:
             progress.stop()

@@ -236,6 +236,30 @@ def test_live_entrants_play_monte_carlo_and_the_standings_say_so(tmp_path, files
     assert not r.exact and sum(r.totals) == 200 and r.key.seed == 3
 
 
+def test_the_progress_says_live_pairs_have_a_budget(tmp_path, files):
+    class Recorder:
+        def __init__(self):
+            self.notes = []
+
+        def start(self, what, total):
+            pass
+
+        def advance(self, n):
+            pass
+
+        def stop(self):
+            pass
+
+        def note(self, text):
+            self.notes.append(text)
+
+    recorder = Recorder()
+    specs = [str(files / "randomised.py"), "always_roll:5", "always_roll:6"]
+    tournament = small(specs, tmp_path, games=200, seed=3, allow_live=True, live_budget=90)
+    tm.run(tournament, progress=recorder)
+    assert "1 live strategies: each of their pairs within 90 s" in recorder.notes
+
+
 def test_a_live_entrant_failing_in_play_is_disqualified(tmp_path, monkeypatch):
     def broken(*args):
         raise StrategyError("flaky.py:final_strategy", "raised RuntimeError: bad luck", args)
