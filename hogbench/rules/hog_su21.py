@@ -16,15 +16,11 @@ Rules (from the course text):
 Readings: tens = (score // 10) % 10, so Piggy Points is defined past 100; a score's digits are
 its own (7 has the single digit 7); a player who reaches the goal has won and does not go again.
 
-The first half of this module is the course's own code (the readable reference); the second
-half builds the engines' model from the same functions.
+The module is the course's own code (the readable reference); the Sow Sad kit builds the
+engines' model from these functions (``HogSu21`` names them).
 """
 
 from __future__ import annotations
-
-import random
-
-import numpy as np
 
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
@@ -34,21 +30,11 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
-from hogbench.jit import jit
-from hogbench.rules.base import (
-    OTHER,
-    SAME,
-    WIN,
-    Builtin,
-    GameModel,
-    RuleSet,
-    Step,
-    dice_distribution,
-    distribution_table,
-    levels_by_key,
-    outcome,
-    resolve_signature,
-    roll_kind_signature,
+from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
+    UpdateTerm,
+    always_roll,
+    sow_sad,
+    threshold_builtin,
 )
 
 GOAL_SCORE = 100
@@ -56,11 +42,6 @@ GOAL_SCORE = 100
 # ---------------------------------------------------------------------------------------------
 # The course's functions
 # ---------------------------------------------------------------------------------------------
-
-
-def sow_sad(outcomes) -> int:
-    """Sow Sad: the turn scores 1 if any outcome is a 1, else the sum of the outcomes."""
-    return 1 if 1 in outcomes else sum(outcomes)
 
 
 def roll_dice(num_rolls, dice=six_sided):
@@ -75,7 +56,6 @@ def roll_dice(num_rolls, dice=six_sided):
     return sow_sad([dice() for _ in range(num_rolls)])
 
 
-@jit()
 def piggy_points(score):
     """Return the points scored by rolling 0 dice according to Piggy Points.
 
@@ -99,7 +79,6 @@ def take_turn(num_rolls, opponent_score, dice=six_sided, goal=GOAL_SCORE):
     return roll_dice(num_rolls, dice)
 
 
-@jit()
 def smallest_and_largest_digit(n):
     """The smallest and largest decimal digit of N >= 0 (7 has the single digit 7)."""
     smallest, largest = n % 10, n % 10
@@ -112,7 +91,6 @@ def smallest_and_largest_digit(n):
     return smallest, largest
 
 
-@jit()
 def more_boar(player_score, opponent_score):
     """Return whether the player gets an extra turn.
 
@@ -158,16 +136,6 @@ announce_highest = make_announce_highest(
 )
 
 
-def always_roll(n):
-    """Return a strategy that always rolls N dice."""
-    assert 0 <= n <= 10, f"always_roll takes 0 to 10 dice, got {n}"
-
-    def strategy(score, opponent_score):
-        return n
-
-    return strategy
-
-
 def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
     """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
     return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
@@ -186,105 +154,36 @@ def final_strategy(score, opponent_score):
     return 6
 
 
-# ---------------------------------------------------------------------------------------------
-# The engines' model, built from the functions above
-# ---------------------------------------------------------------------------------------------
-
-MAX_DICE = 10
-ZERO_DICE_KIND = MAX_DICE  # the roll-kind row for rolling 0 dice (one value, 0, certain)
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    return ZERO_DICE_KIND if choice == 0 else choice - 1
-
-
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    goal = params[0]
-    score, opponent = state // goal, state % goal
-    points = piggy_points(opponent) if choice == 0 else value
-    score += points
-    if score >= goal:
-        return WIN
-    if more_boar(score, opponent):
-        return outcome(score * goal + opponent, SAME)
-    return outcome(opponent * goal + score, OTHER)
-
-
-class HogSu21(RuleSet):
+class HogSu21(UpdateTerm):
     name = "hog-su21"
     title = "Hog, CS 61A Summer 2021"
-    dice_points = staticmethod(sow_sad)
     announce_highest = staticmethod(announce_highest)
-    strategy_args = ("score", "opponent_score")
-    requires_deterministic = True
     rule_lines = (
         ("Sow Sad", "any die showing 1 makes the turn score 1"),
         ("Piggy Points", "rolling 0 scores |tens - ones| of the opponent's score + 4"),
         ("More Boar", "extra turn if your smallest digit < theirs and your largest > theirs"),
     )
+    zero_rule, extra_rule = "Piggy Points", "More Boar"
+    extra_turn = staticmethod(more_boar)
 
-    def build_model(self) -> GameModel:
-        goal = self.goal
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), sow_sad) for n in range(1, MAX_DICE + 1)]
-        rows.append({0: 1.0})
-        ptr, values, probs = distribution_table(rows)
-        scores = np.arange(goal * goal, dtype=np.int64)
-        order, level_ptr = levels_by_key(scores // goal + scores % goal)
-        return GameModel(
-            n_states=goal * goal,
-            start=0,
-            observation=scores,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=np.array([goal], dtype=np.int64),
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-        )
+    @staticmethod
+    def zero_points(score, opponent_score):
+        return piggy_points(opponent_score)
 
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        m = self.model
-        score, opponent = self.scores(state)
-        if choice == 0:
-            value, dice = 0, ()
-            events = [f"Piggy Points: {piggy_points(opponent)} points"]
-        else:
-            dice = tuple(rng.randint(1, 6) for _ in range(choice))
-            value = sow_sad(dice)
-            events = ["Sow Sad! 1 point"] if 1 in dice else [f"{value} points"]
-        code = int(m.resolve(m.params, state, choice, value))
-        if code & 7 == SAME:
-            events.append("More Boar: extra turn!")
-        points = piggy_points(opponent) if choice == 0 else value
-        final = (score + points, opponent) if code & 7 == WIN else None
-        return Step(dice, events, code, final)
-
-    def builtins(self) -> dict[str, Builtin]:
-        return {
-            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
-            "piggypoints_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(piggypoints_strategy, cutoff, num_rolls),
-                "0 dice when Piggy Points gives >= cutoff, else num_rolls",
+    def builtins(self):
+        return super().builtins() | {
+            "piggypoints_strategy": threshold_builtin(
+                piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
             ),
-            "more_boar_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(more_boar_strategy, cutoff, num_rolls),
+            "more_boar_strategy": threshold_builtin(
+                more_boar_strategy,
+                8,
+                6,
+                "",
                 "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls",
+                name="cutoff",
             ),
         }
-
-
-def _bind(strategy, cutoff, num_rolls):
-    def bound(score, opponent_score):
-        return strategy(score, opponent_score, cutoff, num_rolls)
-
-    bound.__name__ = f"{strategy.__name__}(cutoff={cutoff}, num_rolls={num_rolls})"
-    return bound
 
 
 RULES = HogSu21
