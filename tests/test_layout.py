@@ -60,17 +60,15 @@ def test_the_sandbox_is_below_the_door():
 def test_compiled_code_leaves_module_names_alone():
     """jit registers its wrapper with numba's typing instead of rewriting module namespaces:
     after the engines have compiled a rule set, its module still names its own functions."""
-    import numpy as np
-
     from hogbench import exact, jit
-    from hogbench.rules import get_rules
-    from hogbench.rules import hog_su21 as su21
+    from hogbench.loading import load_entrant
+    from hogbench.rules import get_rules, pig
 
-    rules = get_rules("hog-su21", 30)
-    table = np.full(30 * 30, 4)
-    assert 0 < exact.evaluate(rules, table, np.full(30 * 30, 6)).first < 1
-    assert isinstance(su21.piggy_points, jit.Compiled)
-    assert su21.piggy_points(39) == su21.piggy_points.func(39)
+    rules = get_rules("pig", 20)
+    a, b = (load_entrant(spec, rules).table.choices for spec in ("hold_at:10", "hold_at:15"))
+    assert 0 < exact.evaluate(rules, a, b).first < 1
+    assert isinstance(pig.roll_points, jit.Compiled)
+    assert pig.roll_points(5, False) == pig.roll_points.func(5, False) == 5
 
 
 def test_the_cli_parses_calls_and_renders_through_views():
