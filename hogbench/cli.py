@@ -254,7 +254,9 @@ def duel(
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:
-        advance, close = views.progress(games, "games")
+        bar = views.PairProgress(err)
+        bar.start("games", games)
+        advance, close = bar.advance, bar.stop
     on_look = None
     if test and not as_json:
 
@@ -661,7 +663,7 @@ def tournament(
         no_sandbox=no_sandbox or None,
         require_sandbox=require_sandbox or None,
     )
-    progress = report.PairProgress(err)
+    progress = views.PairProgress(err)
     result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
     if as_json:  # the document results.json holds
         _print_json(report.result_data(result))
@@ -718,7 +720,7 @@ def gauntlet(
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, goal, option)
-    progress = None if as_json else report.PairProgress(err)
+    progress = None if as_json else views.PairProgress(err)
     me, rows = tm.gauntlet(
         rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live, **door
     )

@@ -35,58 +35,6 @@ MATRIX_LIMIT = 30
 MC_LIST_LIMIT = 30
 
 
-class PairProgress:
-    """A progress bar on stderr: items done, items per second, time elapsed and remaining, and
-    what is slow right now (the entrant being loaded, the slowest pair so far)."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.progress: Any = None
-        self.began = 0.0
-
-    def start(self, label: str, total: int) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(
-            TextColumn(label),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[note]}", markup=False),
-            console=self.console,
-            transient=True,
-        )
-        self.task = self.progress.add_task(label, total=total, rate="", note="")
-        self.began = time.perf_counter()
-        self.progress.start()
-
-    def advance(self, n: int) -> None:
-        self.progress.advance(self.task, n)
-        done = self.progress.tasks[0].completed
-        elapsed = time.perf_counter() - self.began
-        if elapsed > 0:
-            self.progress.update(self.task, rate=f"{done / elapsed:,.1f}/s")
-
-    def note(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, note=text[:60])
-
-    def stop(self) -> None:
-        if self.progress is not None:
-            self.progress.stop()
-            self.progress = None
-
-
 # -- terminal ----------------------------------------------------------------------------------
 def pct(p: float, digits: int = 2) -> str:
     return "—" if p is None or math.isnan(p) else f"{100 * p:.{digits}f}%"

@@ -6,7 +6,8 @@ reaches Rich, so it prints as written and never as markup.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -38,30 +39,56 @@ def megabytes(n: int) -> str:
     return f"{n / 2**20:,.1f} MB"
 
 
-def progress(total: int, label: str):
-    """A progress bar on stderr; returns (advance, close)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+class PairProgress:
+    """A progress bar on stderr: items done, items per second, time elapsed and remaining, and
+    what is slow right now (the entrant being loaded, the slowest pair so far)."""
 
-    bar = Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
-    task = bar.add_task(label, total=total)
-    bar.start()
-    return (lambda n: bar.advance(task, n)), bar.stop
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress: Any = None
+        self.began = 0.0
+
+    def start(self, label: str, total: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn(label),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[note]}", markup=False),
+            console=self.console,
+            transient=True,
+        )
+        self.task = self.progress.add_task(label, total=total, rate="", note="")
+        self.began = time.perf_counter()
+        self.progress.start()
+
+    def advance(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+        done = self.progress.tasks[0].completed
+        elapsed = time.perf_counter() - self.began
+        if elapsed > 0:
+            self.progress.update(self.task, rate=f"{done / elapsed:,.1f}/s")
+
+    def note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, note=text[:60])
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
 
 
 def rules_list(described: list[dict]) -> None:

@@ -225,7 +225,7 @@ def test_progress_says_time_left_and_what_is_slow():
 
     from rich.console import Console
 
-    from hogbench.report import PairProgress
+    from hogbench.views import PairProgress
 
     buffer = io.StringIO()
     progress = PairProgress(Console(file=buffer, force_terminal=True, width=200))

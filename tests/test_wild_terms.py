@@ -80,6 +80,15 @@ def test_the_model_agrees_with_a_plain_recursion(name):
         )
 
 
+def test_the_spring_2014_strategy_examples():
+    """The skeleton's doctests of bacon_strategy and swap_strategy (margin 8, 5 dice)."""
+    bacon, swap = hog_fa13.bacon_strategy, hog_fa13.swap_strategy
+    assert [bacon(0, 0), bacon(70, 50), bacon(50, 70)] == [5, 5, 0]
+    # 23 + (1 + 6) = 30 against 60: a beneficial swap; 27 + 9 = 36 against 18: a harmful one;
+    # 50 + 9 against 80: lots of free bacon; 12 against 12: the baseline.
+    assert [swap(23, 60), swap(27, 18), swap(50, 80), swap(12, 12)] == [0, 5, 0, 5]
+
+
 def test_hogtimus_prime_of_spring_2015():
     """The skeleton's rule: the leader gains the turn's points again on a prime sum of unequal
     scores, whoever moved; a prime sum of equal scores does nothing."""

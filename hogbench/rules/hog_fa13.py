@@ -37,7 +37,9 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     MAX_DICE,
     SwapTerm,
     always_roll,
+    make_bacon_strategy,
     make_play,
+    make_swap_strategy,
     other,
     pig_out,
     roll_dice,
@@ -104,26 +106,8 @@ def play(strategy0, strategy1, goal=GOAL_SCORE):
     return make_wild_play(take_turn, select_dice, is_swap)(strategy0, strategy1, goal=goal)
 
 
-def bacon_strategy(score, opponent_score, margin=BACON_MARGIN, num_rolls=BASELINE_NUM_ROLLS):
-    """Roll 0 dice if that gives at least MARGIN points, and NUM_ROLLS otherwise.
-
-    >>> bacon_strategy(0, 0), bacon_strategy(70, 50), bacon_strategy(50, 70)
-    (5, 5, 0)
-    """
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=BACON_MARGIN, num_rolls=BASELINE_NUM_ROLLS):
-    """Roll 0 dice for a beneficial swap and NUM_ROLLS for a harmful one; else 0 dice if that
-    gives at least MARGIN points, and NUM_ROLLS otherwise.
-
-    >>> swap_strategy(23, 60), swap_strategy(27, 18), swap_strategy(50, 80), swap_strategy(12, 12)
-    (0, 5, 0, 5)
-    """
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+bacon_strategy = make_bacon_strategy(free_bacon, BASELINE_NUM_ROLLS)
+swap_strategy = make_swap_strategy(free_bacon, is_swap, num_rolls=BASELINE_NUM_ROLLS)
 
 
 # The engines' model: SwapTerm's, with the four-sided rows after the six-sided ones and the

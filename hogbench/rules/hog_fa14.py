@@ -22,6 +22,7 @@ from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exp
     other,
     roll_dice,
 )
+from hogbench.rules.hog_sp19 import make_bacon_strategy, make_swap_strategy
 
 
 def free_bacon(score):
@@ -48,18 +49,8 @@ def select_dice(score, opponent_score):
 play = make_wild_play(take_turn, select_dice, is_swap)
 
 
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS):
-    """Roll 0 dice if that gives at least MARGIN points, and NUM_ROLLS otherwise."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS):
-    """Roll 0 dice for a beneficial swap and NUM_ROLLS for a harmful one; else 0 dice if that
-    gives at least MARGIN points, and NUM_ROLLS otherwise."""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+bacon_strategy = make_bacon_strategy(free_bacon, BASELINE_NUM_ROLLS)
+swap_strategy = make_swap_strategy(free_bacon, is_swap, num_rolls=BASELINE_NUM_ROLLS)
 
 
 class HogFa14(HogFa13):

@@ -22,7 +22,9 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     GOAL_SCORE,
     SwapTerm,
     always_roll,
+    make_bacon_strategy,
     make_play,
+    make_swap_strategy,
     make_take_turn,
     make_test_dice,
     other,
@@ -55,20 +57,8 @@ def is_swap(score0, score1):
 
 take_turn = make_take_turn(free_bacon)
 play = make_play(take_turn, is_swap)
-
-
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
-    gives at least MARGIN points. Otherwise, it rolls NUM_ROLLS."""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score < opponent_score:
-        return 0
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+bacon_strategy = make_bacon_strategy(free_bacon)
+swap_strategy = make_swap_strategy(free_bacon, is_swap, avoid_harmful=False)
 
 
 class HogFa17(SwapTerm):

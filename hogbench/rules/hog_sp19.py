@@ -162,20 +162,40 @@ def always_roll(n):
     return strategy
 
 
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy rolls 0 dice if that gives at least MARGIN points, and rolls NUM_ROLLS
-    otherwise."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
+def make_bacon_strategy(free_bacon, num_rolls=4):
+    """The course's bacon_strategy for a term's FREE_BACON."""
+
+    def bacon_strategy(score, opponent_score, margin=8, num_rolls=num_rolls):
+        """This strategy rolls 0 dice if that gives at least MARGIN points, and rolls NUM_ROLLS
+        otherwise."""
+        return 0 if free_bacon(opponent_score) >= margin else num_rolls
+
+    return bacon_strategy
 
 
-def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
-    gives at least MARGIN points and does not trigger a non-beneficial swap. Otherwise, it rolls
-    NUM_ROLLS. (A swap of equal scores is neither.)"""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+def make_swap_strategy(free_bacon, is_swap, num_rolls=4, avoid_harmful=True):
+    """The course's swap_strategy for a term's FREE_BACON and IS_SWAP: 0 dice for a beneficial
+    swap; with AVOID_HARMFUL (most terms), NUM_ROLLS rather than a harmful one; else the bacon
+    strategy. A swap of equal scores is neither beneficial nor harmful."""
+    bacon_strategy = make_bacon_strategy(free_bacon, num_rolls)
+
+    def swap_strategy(score, opponent_score, margin=8, num_rolls=num_rolls):
+        """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if
+        it gives at least MARGIN points (and, in most terms, does not trigger a harmful swap).
+        Otherwise, it rolls NUM_ROLLS."""
+        new_score = score + free_bacon(opponent_score)
+        if is_swap(new_score, opponent_score) and new_score != opponent_score:
+            if new_score < opponent_score:
+                return 0
+            if avoid_harmful:
+                return num_rolls
+        return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+    return swap_strategy
+
+
+bacon_strategy = make_bacon_strategy(free_bacon)
+swap_strategy = make_swap_strategy(free_bacon, is_swap)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
-from hogbench.rules.hog_su21 import announce_highest, next_player, silence  # noqa: F401
+from hogbench.rules.hog_su21 import HogSu21, announce_highest, next_player, silence  # noqa: F401
 
 GOAL_SCORE = 100
 
@@ -85,36 +85,20 @@ def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
     return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
 
 
-class HogSp21(UpdateTerm):
+class HogSp21(HogSu21):
+    """Summer 2021's game (the same kit) with this term's Piggy Points and More Boar."""
+
     name = "hog-sp21"
     title = "Hog, CS 61A Spring 2021"
-    announce_highest = staticmethod(announce_highest)
     rule_lines = (
         ("Sow Sad", "any die showing 1 makes the turn score 1"),
         ("Piggy Points", "rolling 0 scores 3 + the smallest digit of the opponent's score squared"),
         ("More Boar", "extra turn if both your first two digits are below the opponent's"),
     )
-    zero_rule, extra_rule = "Piggy Points", "More Boar"
     extra_turn = staticmethod(more_boar)
-
-    @staticmethod
-    def zero_points(score, opponent_score):
-        return piggy_points(opponent_score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "piggypoints_strategy": threshold_builtin(
-                piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
-            ),
-            "more_boar_strategy": threshold_builtin(
-                more_boar_strategy,
-                8,
-                6,
-                "",
-                "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls",
-                name="cutoff",
-            ),
-        }
+    piggy_points = staticmethod(piggy_points)
+    piggypoints_strategy = staticmethod(piggypoints_strategy)
+    more_boar_strategy = staticmethod(more_boar_strategy)
 
 
 RULES = HogSp21

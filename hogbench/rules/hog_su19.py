@@ -19,7 +19,9 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     SwapTerm,
     always_roll,
     announce_highest,
+    make_bacon_strategy,
     make_play,
+    make_swap_strategy,
     make_test_dice,
     other,
     pig_out,
@@ -59,20 +61,8 @@ def is_swap(player_score, opponent_score):
 
 
 play = make_play(take_turn, is_swap)
-
-
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """Roll 0 dice for a beneficial swap, or for at least MARGIN points without a harmful swap;
-    otherwise NUM_ROLLS."""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+bacon_strategy = make_bacon_strategy(free_bacon)
+swap_strategy = make_swap_strategy(free_bacon, is_swap)
 
 
 class HogSu19(SwapTerm):

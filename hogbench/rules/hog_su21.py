@@ -165,18 +165,20 @@ class HogSu21(UpdateTerm):
     )
     zero_rule, extra_rule = "Piggy Points", "More Boar"
     extra_turn = staticmethod(more_boar)
+    piggy_points = staticmethod(piggy_points)
+    piggypoints_strategy = staticmethod(piggypoints_strategy)
+    more_boar_strategy = staticmethod(more_boar_strategy)
 
-    @staticmethod
-    def zero_points(score, opponent_score):
-        return piggy_points(opponent_score)
+    def zero_points(self, score, opponent_score):
+        return self.piggy_points(opponent_score)
 
     def builtins(self):
         return super().builtins() | {
             "piggypoints_strategy": threshold_builtin(
-                piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
+                self.piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
             ),
             "more_boar_strategy": threshold_builtin(
-                more_boar_strategy,
+                self.more_boar_strategy,
                 8,
                 6,
                 "",
