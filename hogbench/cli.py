@@ -440,7 +440,7 @@ def sweep(
 ) -> None:
     """Average win rate against a baseline for each value of one parameter (e.g. cutoffs)."""
     from hogbench.errors import UsageError
-    from hogbench.experiments import run_sweep
+    from hogbench.experiments import sweep as run_sweep
 
     if high < low:
         raise UsageError(f"--to ({high}) is below --from ({low})")

@@ -204,7 +204,7 @@ def sweep(
     baseline: str,
     games: int | None = None,
     seed: int = 0,
-) -> list[SweepPoint]:
+) -> Sweep:
     """The course's cutoff experiments: STRATEGY's average win rate against BASELINE for each
     value of one parameter (exact, or GAMES Monte Carlo games per value)."""
     from hogbench.duel import run_duel
@@ -233,7 +233,8 @@ def sweep(
                 paired.pairs if paired else None,
             )
         )
-    return points
+    exact = games is None
+    return Sweep(rules.key, strategy, param, baseline, exact, None if exact else seed, points)
 
 
 @dataclass(frozen=True)
@@ -263,18 +264,3 @@ class Sweep:
             "best": self.best.value,
             "points": [asdict(p) for p in self.points],
         }
-
-
-def run_sweep(
-    rules: RuleSet,
-    strategy: str,
-    param: str,
-    values: list[int],
-    baseline: str,
-    games: int | None = None,
-    seed: int = 0,
-) -> Sweep:
-    """``sweep`` with what it was asked, as one result."""
-    points = sweep(rules, strategy, param, values, baseline, games, seed)
-    exact = games is None
-    return Sweep(rules.key, strategy, param, baseline, exact, None if exact else seed, points)
