@@ -84,7 +84,9 @@ def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
     A state is (mover's score, other's score, mover's hidden, other's hidden): the hidden parts
     are what a term keeps beyond the scores (previous dice or points, a used Pork Chop), 0 where
     there is none. TURN(state, num_rolls) returns {(mover's score, other's score, mover's
-    hidden, mover moves again): chance}. The mover wins on reaching GOAL; a turn that leaves
+    hidden, mover moves again): chance}, or with the other's hidden too, {(mover's score,
+    other's score, mover's hidden, other's hidden, again): chance} (what both players share,
+    such as the dice in play, is kept in both). The mover wins on reaching GOAL; a turn that leaves
     the other player at GOAL loses; both players' chances of winning add up to 1."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
 
@@ -93,7 +95,9 @@ def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
         mover, other, _, theirs = state
         num_rolls = (strategy_a if a_moves else strategy_b)(mover, other)
         total = 0.0
-        for (new, opponent, mine, again), p in turn(state, num_rolls).items():
+        for key, p in turn(state, num_rolls).items():
+            new, opponent, mine, *rest = key
+            theirs, again = (theirs, *rest) if len(rest) == 1 else rest
             if new >= goal:
                 total += p
             elif opponent >= goal:

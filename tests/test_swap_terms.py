@@ -73,3 +73,20 @@ def test_a_student_file_of_the_term_loads_as_written(name):
     assert entrant.function == "final_strategy"
     same = load_entrant(TERMS[name][1], rules)
     assert (entrant.table.choices == same.table.choices).all()
+
+
+def test_the_spring_2016_rule_examples(monkeypatch):
+    """hog-sp16's rule text: Free Bacon's examples, Hogtimus Prime's 11 to 13, Perfect Piggy's
+    squares and cubes, and Swine Swap's example 2 played through the course's play: 91 against
+    55, five dice sum to 17, boosted to 19; 110 is double 55, so the opponent ends with 110 and
+    wins."""
+    from hogbench.dice import make_test_dice
+    from hogbench.rules import hog_sp16
+
+    assert doctest.testmod(hog_sp16).failed == 0
+    assert [hog_sp16.free_bacon(s) for s in (42, 48, 7)] == [5, 9, 8]
+    assert hog_sp16.take_turn(0, 42) == 7  # 5 is prime: 7
+    assert hog_sp16.is_swap(46, 92)  # example 1: 37 + 9 is half of 92
+    monkeypatch.setattr(hog_sp16, "six_sided", make_test_dice(2, 3, 4, 4, 4))
+    five = hog_sp16.always_roll(5)
+    assert hog_sp16.play(five, five, 91, 55) == (55, 110)

@@ -22,6 +22,7 @@ from hogbench.rules import (
     hog_fa22,
     hog_fa23,
     hog_sp15,
+    hog_sp16,
     hog_sp18,
     hog_sp19,
     hog_sp20,
@@ -111,6 +112,21 @@ def sp15_turn(state, num_rolls):
     )
 
 
+def sp16_turn(state, num_rolls):
+    """The dice in play (shared, hidden) give the sides; Hogtimus Prime, then Perfect Piggy on
+    the turn score swaps the dice for both players, then Swine Swap."""
+    mover, other, four, _ = state
+    raw = _points(hog_sp16, num_rolls, hog_sp16.free_bacon(other), 4 if four else 6)
+    out = []
+    for x, p in raw.items():
+        points = hog_sp16.hogtimus_prime(x)
+        dice = four ^ int(hog_sp16.is_perfect_piggy(points))
+        new = mover + points
+        scores = (other, new) if hog_sp16.is_swap(new, other) else (new, other)
+        out.append(((*scores, dice, dice, False), p))
+    return _gather(out)
+
+
 def feral_term(course, remember, feral=True):
     """Free Bacon or dice, Feral Hogs on the mover's hidden (REMEMBER(num_rolls, points) is what
     the mover keeps for next time; FERAL off: no bonus), then is_swap (su20, sp20: points; fa19:
@@ -189,6 +205,7 @@ REFERENCE_TURNS = {
     "hog-fa13": swap_term(hog_fa13, _wild_sides(hog_fa13)),
     "hog-fa14": swap_term(hog_fa14, _wild_sides(hog_fa14)),
     "hog-sp15": sp15_turn,
+    "hog-sp16": sp16_turn,
     "hog-su20": feral_term(hog_su20, feral_points),
     "hog-sp20": feral_term(hog_sp20, feral_points),
     "hog-fa19": feral_term(hog_fa19, feral_dice),

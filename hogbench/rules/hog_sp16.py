@@ -1,0 +1,241 @@
+"""Hog, CS 61A Spring 2016 (probable; see below): Pig Out, Free Bacon, Hogtimus Prime, Perfect
+Piggy, Swine Swap.
+
+Rules (the course's rule text, as copied into the docstring of ema00/Berkeley-CS61A-sp15
+``01_Introduction/hog/hog.py``):
+
+* Pig Out. "If any of the dice outcomes is a 1, the current player's score for the turn is 1."
+* Free Bacon. "A player who chooses to roll zero dice scores one more than the largest digit in
+  the opponent's total score."
+* Hogtimus Prime. "If a player's score for the turn is a prime number, then the turn score is
+  increased to the next larger prime number." (Free Bacon included; 1 is not prime.)
+* Perfect Piggy. "If a player's score for the turn is not a 1, but is a perfect square or a
+  perfect cube, the player scores the turn score but swaps the normal six-sided dice with
+  four-sided dice for all subsequent turns. The next time either player activates Perfect
+  Piggy, the six-sided dice will be swapped back."
+* Swine Swap. "After the turn score is added, if one of the scores is double the other, then
+  the two scores are swapped" — also when that hands the opponent the goal (the text's
+  example 2: the opponent "ends the turn with 110 and wins the game").
+
+Readings: the term is inferred from the rules (the repository is named for Spring 2015, whose
+rules differ; one results page disagrees). Perfect Piggy looks at the turn score after Hogtimus
+Prime, as the skeleton's ``play`` does (a boosted score is prime, so never a square or cube).
+The dice in play are shared by both players and hidden from strategies, which see the scores.
+"""
+
+from __future__ import annotations
+
+import random
+from math import isqrt
+
+import numpy as np
+
+from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
+from hogbench.jit import jit
+from hogbench.rules.base import (
+    LOSE,
+    OTHER,
+    WIN,
+    GameModel,
+    Step,
+    dice_distribution,
+    distribution_table,
+    levels_by_key,
+    outcome,
+    resolve_signature,
+    roll_kind_signature,
+)
+from hogbench.rules.hog_contest import is_prime, next_prime
+from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
+    MAX_DICE,
+    WILD_KINDS,
+    SwapTerm,
+    always_roll,
+    free_bacon,
+    is_swap,
+    other,
+    pig_out,
+    roll_dice,
+)
+
+GOAL_SCORE = 100
+
+
+def hogtimus_prime(turn_score):
+    """A prime turn score becomes the next prime.
+
+    >>> hogtimus_prime(11), hogtimus_prime(1), hogtimus_prime(9)
+    (13, 1, 9)
+    """
+    return next_prime(turn_score) if is_prime(turn_score) else turn_score
+
+
+def take_turn(num_rolls, opponent_score, dice=six_sided):
+    """Simulate a turn rolling NUM_ROLLS dice (Free Bacon for 0), with Hogtimus Prime."""
+    assert type(num_rolls) is int and 0 <= num_rolls <= 10
+    assert opponent_score < 100, "The game should be over."
+    points = free_bacon(opponent_score) if num_rolls == 0 else roll_dice(num_rolls, dice)
+    return hogtimus_prime(points)
+
+
+def select_dice(dice_swapped):
+    """Six-sided dice unless Perfect Piggy has swapped in the four-sided ones."""
+    return four_sided if dice_swapped else six_sided
+
+
+def is_perfect_piggy(turn_score):
+    """Whether Perfect Piggy swaps the dice: a turn score other than 1 that is a perfect square
+    or a perfect cube.
+
+    >>> [n for n in range(1, 30) if is_perfect_piggy(n)]
+    [4, 8, 9, 16, 25, 27]
+    """
+    cube = round(turn_score ** (1 / 3))
+    return turn_score != 1 and (isqrt(turn_score) ** 2 == turn_score or cube**3 == turn_score)
+
+
+def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE):
+    """Simulate a game and return the final scores of both players, Player 0's first."""
+    player, dice_swapped = 0, False
+    while score0 < goal and score1 < goal:
+        if player == 0:
+            points = take_turn(strategy0(score0, score1), score1, select_dice(dice_swapped))
+            score0 += points
+        else:
+            points = take_turn(strategy1(score1, score0), score0, select_dice(dice_swapped))
+            score1 += points
+        if is_perfect_piggy(points):
+            dice_swapped = not dice_swapped
+        if is_swap(score0, score1):
+            score0, score1 = score1, score0
+        player = other(player)
+    return score0, score1
+
+
+def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice if that gives at least MARGIN points (Hogtimus Prime included), else
+    NUM_ROLLS."""
+    return 0 if hogtimus_prime(free_bacon(opponent_score)) >= margin else num_rolls
+
+
+def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
+    """Roll 0 dice when that triggers a beneficial swap, or gives at least MARGIN points;
+    else NUM_ROLLS."""
+    new_score = score + hogtimus_prime(free_bacon(opponent_score))
+    if is_swap(new_score, opponent_score) and new_score < opponent_score:
+        return 0
+    return bacon_strategy(score, opponent_score, margin, num_rolls)
+
+
+# The engines' model: state = four-sided * goal^2 + score * goal + opponent (the dice in play
+# are hidden, shared by both players); params [goal, boosted bacon[opponent] ..., boosted[turn
+# score] ..., piggy[turn score] ..., swap[score * goal + opponent] ...].
+TOP_POINTS = 64  # above any turn score: 10 dice of 6, or a boosted Free Bacon
+
+
+@jit(roll_kind_signature)
+def _roll_kind(params, state, choice):
+    goal = params[0]
+    if choice == 0:
+        return MAX_DICE
+    if state >= goal * goal:
+        return WILD_KINDS + choice - 1
+    return choice - 1
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    area = goal * goal
+    four = state // area
+    score, opponent = (state % area) // goal, state % goal
+    points = params[1 + opponent] if choice == 0 else params[1 + goal + value]
+    four ^= params[1 + goal + TOP_POINTS + points]
+    score += points
+    if params[1 + goal + 2 * TOP_POINTS + score * goal + opponent]:
+        score, opponent = opponent, score
+    if score >= goal:
+        return WIN
+    if opponent >= goal:
+        return LOSE
+    return outcome(four * area + opponent * goal + score, OTHER)
+
+
+class HogSp16(SwapTerm):
+    name = "hog-sp16"
+    title = "Hog, CS 61A Spring 2016 (probable term)"
+    hidden_state = "which dice are in play (Perfect Piggy swaps them for both players)"
+    free_bacon = staticmethod(free_bacon)
+    is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    swap_strategy_summary = "0 dice for a beneficial swap or >= margin points, else num_rolls"
+    rule_lines = (
+        ("Pig Out", "any die showing 1 makes the turn score 1"),
+        ("Free Bacon", "rolling 0 scores 1 + the largest digit of the opponent's score"),
+        ("Hogtimus Prime", "a prime turn score becomes the next prime"),
+        (
+            "Perfect Piggy",
+            "a turn score (not 1) that is a square or cube swaps six/four-sided dice",
+        ),
+        ("Swine Swap", "swap when one score is double the other, even at the goal"),
+    )
+
+    def build_model(self) -> GameModel:
+        goal = self.goal
+        six = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
+        four = [dice_distribution(n, (1, 2, 3, 4), pig_out) for n in range(1, MAX_DICE + 1)]
+        ptr, values, probs = distribution_table([*six, {0: 1.0}, *four])
+        bacon = [hogtimus_prime(free_bacon(o)) for o in range(goal)]
+        boosted = [hogtimus_prime(v) for v in range(TOP_POINTS)]
+        piggy = [int(is_perfect_piggy(v)) if v else 0 for v in range(TOP_POINTS)]
+        top = goal + TOP_POINTS
+        swap = [int(is_swap(s, o)) for s in range(top) for o in range(goal)]
+        area = goal * goal
+        states = np.arange(2 * area, dtype=np.int64)
+        scores = states % area
+        order, level_ptr = levels_by_key(scores // goal + scores % goal)
+        return GameModel(
+            n_states=2 * area,
+            start=0,
+            observation=scores,
+            order=order,
+            level_ptr=level_ptr,
+            cyclic=False,
+            params=np.array([goal, *bacon, *boosted, *piggy, *swap], dtype=np.int64),
+            roll_kind=_roll_kind,
+            resolve=_resolve,
+            dist_ptr=ptr,
+            dist_value=values,
+            dist_prob=probs,
+            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
+            independent_levels=True,
+        )
+
+    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        goal, m = self.goal, self.model
+        four = state >= goal * goal
+        score, opponent = self.scores(state)
+        if choice == 0:
+            dice, raw = (), free_bacon(opponent)
+            events = [f"Free Bacon: {raw} point{'s' * (raw != 1)}"]
+        else:
+            dice = tuple(rng.randint(1, 4 if four else 6) for _ in range(choice))
+            raw = pig_out(dice)
+            events = ["four-sided dice"] if four else []
+            events += ["Pig Out! 1 point"] if 1 in dice else [f"{raw} points"]
+        points = hogtimus_prime(raw)
+        if points != raw:
+            events.append(f"Hogtimus Prime: {raw} becomes {points}")
+        if is_perfect_piggy(points):
+            events.append(f"Perfect Piggy: {'six' if four else 'four'}-sided dice from now on")
+        new, other_score = score + points, opponent
+        if is_swap(new, other_score):
+            new, other_score = other_score, new
+            events.append("Swine Swap!")
+        code = int(m.resolve(m.params, state, choice, raw))
+        final = (new, other_score) if code & 7 in (WIN, LOSE) else None
+        return Step(dice, events, code, final)
+
+
+RULES = HogSp16
