@@ -20,8 +20,6 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-import numpy as np
-
 from hogbench.jit import jit
 from hogbench.rules._kit import (  # noqa: F401  (always_roll, threshold_builtin re-exported)
     ALWAYS_ROLL,
@@ -36,15 +34,12 @@ from hogbench.rules.base import (
     GameModel,
     RuleSet,
     Step,
-    dice_distribution,
-    distribution_table,
-    levels_by_key,
+    dice_roll_kind,
+    dice_rows,
     outcome,
     resolve_signature,
-    roll_kind_signature,
+    score_sum_model,
 )
-
-MAX_DICE = 10
 
 
 def sow_sad(outcomes) -> int:
@@ -56,11 +51,6 @@ def sow_sad(outcomes) -> int:
 # The engines' model: state score * goal + opponent; params [goal, top, zero[score * goal +
 # opponent] ..., after_turn[score * goal + opponent] for scores below top ..., extra_turn[score *
 # goal + opponent] ...], tables made by calling the term's course functions.
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    return MAX_DICE if choice == 0 else choice - 1
 
 
 @jit(resolve_signature)
@@ -104,12 +94,10 @@ class UpdateTerm(RuleSet):
 
     def build_model(self) -> GameModel:
         goal = self.goal
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), sow_sad) for n in range(1, 11)]
-        rows.append({0: 1.0})
-        ptr, values, probs = distribution_table(rows)
+        rows = [*dice_rows(sow_sad), {0: 1.0}]
         zero = [self.zero_points(s, o) for s in range(goal) for o in range(goal)]
         assert min(zero) >= 1  # every turn raises the sum of the scores
-        top = goal + max(max(zero), int(values.max()))
+        top = goal + max(*zero, *(max(row) for row in rows))
         after = [self.after_turn(s, o) for s in range(top) for o in range(goal)]
         assert all(a >= i // goal for i, a in enumerate(after))
         extra = [
@@ -117,24 +105,8 @@ class UpdateTerm(RuleSet):
             for s in range(goal)
             for o in range(goal)
         ]
-        scores = np.arange(goal * goal, dtype=np.int64)
-        order, level_ptr = levels_by_key(scores // goal + scores % goal)
-        return GameModel(
-            n_states=goal * goal,
-            start=0,
-            observation=scores,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=np.array([goal, top, *zero, *after, *extra], dtype=np.int64),
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-            independent_levels=True,
-        )
+        params = [goal, top, *zero, *after, *extra]
+        return score_sum_model(goal, rows, params, dice_roll_kind, _resolve)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         score, opponent = self.scores(state)

@@ -192,6 +192,56 @@ def levels_by_key(
     return order, level_ptr
 
 
+MAX_DICE = 10  # a Hog turn rolls 0 to 10 dice
+
+
+@jit(roll_kind_signature)
+def dice_roll_kind(params, state, choice):
+    """The roll kind of a Hog turn on ``dice_rows`` and then a no-dice row: N dice is kind N - 1,
+    0 dice (the term's zero-dice rule) is kind MAX_DICE."""
+    return MAX_DICE if choice == 0 else choice - 1
+
+
+def dice_rows(points: Callable, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> list[dict]:
+    """The distributions of POINTS(outcomes) for 1 to 10 dice with FACES: a Hog term's roll
+    kinds 0 to 9."""
+    return [dice_distribution(n, faces, points) for n in range(1, MAX_DICE + 1)]
+
+
+def score_sum_model(
+    goal: int,
+    rows: list[dict[int, float]],
+    params: list[int],
+    roll_kind: Callable,
+    resolve: Callable,
+    copies: int = 1,
+) -> GameModel:
+    """The model of a Hog term whose state is the two scores, ``score * goal + opponent``, in
+    COPIES that differ only by what the strategies do not see (``copy * goal**2`` added). Every
+    turn raises the sum of the scores, so the levels are the sums, none of them cyclic, and no
+    outcome stays inside its level. ROWS are the roll kinds' distributions."""
+    ptr, values, probs = distribution_table(rows)
+    states = np.arange(copies * goal * goal, dtype=np.int64)
+    scores = states % (goal * goal)
+    order, level_ptr = levels_by_key(scores // goal + scores % goal)
+    return GameModel(
+        n_states=len(states),
+        start=0,
+        observation=scores,
+        order=order,
+        level_ptr=level_ptr,
+        cyclic=False,
+        params=np.array(params, dtype=np.int64),
+        roll_kind=roll_kind,
+        resolve=resolve,
+        dist_ptr=ptr,
+        dist_value=values,
+        dist_prob=probs,
+        choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
+        independent_levels=True,
+    )
+
+
 def digits(n: int) -> list[int]:
     """The decimal digits of a non-negative number (7 has the single digit 7)."""
     return [int(d) for d in str(n)]

@@ -29,7 +29,7 @@ from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
 from hogbench.rules.base import (
     GameModel,
-    dice_distribution,
+    dice_rows,
     distribution_table,
     roll_kind_signature,
 )
@@ -140,9 +140,7 @@ class HogWildTerm(SwapTerm):
 
     def build_model(self) -> GameModel:
         model = super().build_model()
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
-        rows.append({0: 1.0})
-        rows += [dice_distribution(n, (1, 2, 3, 4), pig_out) for n in range(1, MAX_DICE + 1)]
+        rows = [*dice_rows(pig_out), {0: 1.0}, *dice_rows(pig_out, (1, 2, 3, 4))]
         ptr, values, probs = distribution_table(rows)
         goal = self.goal
         wild = [int(self.four_sided_dice(s, o)) for s in range(goal) for o in range(goal)]

@@ -28,8 +28,6 @@ from __future__ import annotations
 import random
 from math import isqrt
 
-import numpy as np
-
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
 from hogbench.rules.base import (
@@ -38,12 +36,11 @@ from hogbench.rules.base import (
     WIN,
     GameModel,
     Step,
-    dice_distribution,
-    distribution_table,
-    levels_by_key,
+    dice_rows,
     outcome,
     resolve_signature,
     roll_kind_signature,
+    score_sum_model,
 )
 from hogbench.rules.hog_contest import is_prime, next_prime
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
@@ -183,34 +180,13 @@ class HogSp16(SwapTerm):
 
     def build_model(self) -> GameModel:
         goal = self.goal
-        six = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
-        four = [dice_distribution(n, (1, 2, 3, 4), pig_out) for n in range(1, MAX_DICE + 1)]
-        ptr, values, probs = distribution_table([*six, {0: 1.0}, *four])
+        rows = [*dice_rows(pig_out), {0: 1.0}, *dice_rows(pig_out, (1, 2, 3, 4))]
         bacon = [hogtimus_prime(free_bacon(o)) for o in range(goal)]
         boosted = [hogtimus_prime(v) for v in range(TOP_POINTS)]
         piggy = [int(is_perfect_piggy(v)) if v else 0 for v in range(TOP_POINTS)]
-        top = goal + TOP_POINTS
-        swap = [int(is_swap(s, o)) for s in range(top) for o in range(goal)]
-        area = goal * goal
-        states = np.arange(2 * area, dtype=np.int64)
-        scores = states % area
-        order, level_ptr = levels_by_key(scores // goal + scores % goal)
-        return GameModel(
-            n_states=2 * area,
-            start=0,
-            observation=scores,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=np.array([goal, *bacon, *boosted, *piggy, *swap], dtype=np.int64),
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-            independent_levels=True,
-        )
+        swap = [int(is_swap(s, o)) for s in range(goal + TOP_POINTS) for o in range(goal)]
+        params = [goal, *bacon, *boosted, *piggy, *swap]
+        return score_sum_model(goal, rows, params, _roll_kind, _resolve, copies=2)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         goal, m = self.goal, self.model

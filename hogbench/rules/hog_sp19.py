@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
     both,
@@ -39,19 +37,19 @@ from hogbench.jit import jit
 from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
 from hogbench.rules.base import (
     LOSE,
+    MAX_DICE,  # noqa: F401  (the swap terms read it here)
     OTHER,
     WIN,
     Builtin,
     GameModel,
     RuleSet,
     Step,
-    dice_distribution,
-    distribution_table,
-    levels_by_key,
+    dice_rows,
     outcome,
     resolve_signature,
-    roll_kind_signature,
+    score_sum_model,
 )
+from hogbench.rules.base import dice_roll_kind as _roll_kind  # fa19 and fa20 share it
 
 GOAL_SCORE = 100
 
@@ -204,13 +202,6 @@ swap_strategy = make_swap_strategy(free_bacon, is_swap)
 # at least 1 and a swap keeps the sum of the scores, so levels by that sum are acyclic.
 # ---------------------------------------------------------------------------------------------
 
-MAX_DICE = 10
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    return MAX_DICE if choice == 0 else choice - 1
-
 
 @jit(resolve_signature)
 def _resolve(params, state, choice, value):
@@ -245,31 +236,12 @@ class SwapTerm(RuleSet):
 
     def build_model(self) -> GameModel:
         goal = self.goal
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
-        rows.append({0: 1.0})
-        ptr, values, probs = distribution_table(rows)
+        rows = [*dice_rows(pig_out), {0: 1.0}]
         bacon = [self.free_bacon(o) for o in range(goal)]
         assert min(bacon) >= 1  # every turn raises the sum of the scores
-        score_rows = goal + max(max(bacon), int(values.max()))
+        score_rows = goal + max(*bacon, *(max(row) for row in rows))
         swap = [int(self.is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
-        scores = np.arange(goal * goal, dtype=np.int64)
-        order, level_ptr = levels_by_key(scores // goal + scores % goal)
-        return GameModel(
-            n_states=goal * goal,
-            start=0,
-            observation=scores,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=np.array([goal, *bacon, *swap], dtype=np.int64),
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-            independent_levels=True,
-        )
+        return score_sum_model(goal, rows, [goal, *bacon, *swap], _roll_kind, _resolve)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         m = self.model
