@@ -42,11 +42,6 @@ def sees_whole_state(rules: RuleSet) -> bool:
     return int(np.bincount(m.observation[m.order]).max()) <= 1
 
 
-def hidden_state_text(rules: RuleSet) -> str:
-    """What the state holds that a strategy does not see, in words (the rule set says)."""
-    return rules.hidden_state
-
-
 @dataclass(frozen=True)
 class Solved:
     """The result of ``solve_rules``."""
@@ -263,7 +258,7 @@ def export(solved: Solved, path: str | Path, team_name: str | None = None) -> Pa
     if not solved.exact_state:
         notes += [
             "",
-            f"A strategy cannot see {hidden_state_text(rules)}, which the game's state holds.",
+            f"A strategy cannot see {rules.hidden_state}, which the game's state holds.",
             "These are the choices that are best on average over what it cannot see, weighted",
             "by how often play reaches each case; the optimum for a player who could see it is",
             f"an upper bound (first mover wins {solved.first:.10f}).",

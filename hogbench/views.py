@@ -271,8 +271,6 @@ def transcript(game: Transcript, rules: RuleSet) -> None:
 
 
 def solved(result: Solved, export: str | None) -> None:
-    from hogbench.solve import hidden_state_text
-
     rules, versus = result.rules, result.against_name
     what = f"best response to {escape(versus)}" if result.against else "optimal play, both players"
     out.print(f"[bold]{rules.key}[/]: {what} · solved in {result.seconds:.2f} s")
@@ -283,7 +281,7 @@ def solved(result: Solved, export: str | None) -> None:
     else:
         played = "best-response" if result.against else "optimal"
         out.print(
-            f"  [yellow]The state holds {hidden_state_text(rules)}, which a strategy does not"
+            f"  [yellow]The state holds {rules.hidden_state}, which a strategy does not"
             f" see.[/]\n"
             f"  • upper bound, for a player who sees it too: {wins}\n"
             "  • a strategy that sees only its arguments: at each of them the choice best\n"

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import doctest
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -20,7 +18,7 @@ from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_sp21, hog_su22
 from hogbench.rules.base import OTHER, SAME
 from tests.course.course_cases import check_calls
-from tests.course.turns import reference_turn
+from tests.course.turns import POINTS_RULES, PointsRules, reference_turn
 from tests.reference import win_chance
 
 FILES = Path(__file__).parent / "files" / "terms"
@@ -28,73 +26,24 @@ FILES = Path(__file__).parent / "files" / "terms"
 
 @dataclass(frozen=True)
 class Term:
-    """One term in the course's own functions, and what a student of the term wrote."""
+    """A term of the kit, its aliases, and the built-in a student file of the term equals."""
 
     name: str
-    course: ModuleType
-    zero_points: Callable[[int, int], int]  # (score, opponent) -> points for rolling 0
-    after_turn: Callable[[int, int], int]  # (score, opponent) -> score after the term's rule
     aliases: tuple[str, ...]
-    student_is: str  # the built-in equal to the student's final_strategy
-    extra_turn: Callable[[int, int], bool] = lambda score, opponent: False
+    student_is: str
 
-
-def _square_swine(score: int, opponent: int) -> int:
-    """Square Swine, as the course's square_update composes it."""
-    if hog_fa22.perfect_square(score):
-        return hog_fa22.next_perfect_square(score)
-    return score
-
-
-def _pigs_on_prime(score: int, opponent: int) -> int:
-    """Pigs on Prime, as the course's play adds it after the turn."""
-    return score + hog_su22.pigs_on_prime(score, opponent)
-
-
-def _hog_pile(score: int, opponent: int) -> int:
-    """Hog Pile, as the course's play adds it after the turn."""
-    return score + hog_fa21.hog_pile(score, opponent)
+    @property
+    def rules(self) -> PointsRules:  # the term's course functions, as the reference composes them
+        return POINTS_RULES[self.name]
 
 
 TERMS = [
-    Term(
-        "hog-sp21",
-        hog_sp21,
-        lambda score, opponent: hog_sp21.piggy_points(opponent),
-        lambda score, opponent: score,
-        (),
-        "more_boar_strategy:cutoff=7,num_rolls=5",
-        hog_sp21.more_boar,
-    ),
-    Term(
-        "hog-fa21",
-        hog_fa21,
-        lambda score, opponent: hog_fa21.picky_piggy(opponent),
-        _hog_pile,
-        (),
-        "hog_pile_strategy:cutoff=7,num_rolls=5",
-    ),
-    Term(
-        "hog-su22",
-        hog_su22,
-        hog_su22.oink_points,
-        _pigs_on_prime,
-        (),
-        "pigs_on_prime_strategy:threshold=10,num_rolls=5",
-    ),
-    Term(
-        "hog-fa22",
-        hog_fa22,
-        lambda score, opponent: hog_fa22.tail_points(opponent),
-        _square_swine,
-        ("hog-sp23",),
-        "square_strategy:threshold=8,num_rolls=6",
-    ),
+    Term("hog-sp21", (), "more_boar_strategy:cutoff=7,num_rolls=5"),
+    Term("hog-fa21", (), "hog_pile_strategy:cutoff=7,num_rolls=5"),
+    Term("hog-su22", (), "pigs_on_prime_strategy:threshold=10,num_rolls=5"),
+    Term("hog-fa22", ("hog-sp23",), "square_strategy:threshold=8,num_rolls=6"),
     Term(
         "hog-fa23",
-        hog_fa23,
-        hog_fa23.boar_brawl,
-        lambda score, opponent: hog_fa23.sus_points(score),
         ("hog-sp24", "hog-fa24", "hog-sp25", "hog-fa25"),
         "sus_strategy:threshold=9,num_rolls=6",
     ),
@@ -179,15 +128,17 @@ def test_narrated_turns_resolve_as_the_course_functions(term):
             n = rng.choice(range(11))
             state = score * 100 + opponent
             step = rules.play_step(state, n, random.Random(rng.random()))
-            points = term.zero_points(score, opponent) if n == 0 else term.course.sow_sad(step.dice)
-            expected = term.after_turn(score + points, opponent)
+            points = (
+                term.rules.zero_points(score, opponent) if n == 0 else hog_fa23.sow_sad(step.dice)
+            )
+            expected = term.rules.after_turn(score + points, opponent)
             code = int(m.resolve(m.params, state, n, 0 if n == 0 else points))
             assert code == step.code
             if expected >= 100:
                 assert step.final == (expected, opponent)
                 break
             assert step.final is None
-            if term.extra_turn(expected, opponent):
+            if term.rules.extra_turn(expected, opponent):
                 assert step.code == (expected * 100 + opponent) << 3 | SAME
                 score = expected
             else:

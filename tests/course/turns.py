@@ -9,6 +9,9 @@ A rule set added to hogbench adds its turn here; the contract test fails for one
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
 
 from hogbench.rules import (
     hog_contest,
@@ -49,30 +52,49 @@ def _points(course, num_rolls, zero, sides=6):
     return roll_distribution(course.roll_dice, num_rolls, sides)
 
 
-def extra_turn_term(course, zero_points, extra_turn):
-    """Points, then another turn when EXTRA_TURN(mover, other) (su21, sp21, fa20)."""
+@dataclass(frozen=True)
+class PointsRules:
+    """A term whose turn is points, then an update of the mover's score, then perhaps another
+    turn, in its course functions: ZERO_POINTS(mover, other) for rolling 0, AFTER_TURN(score,
+    other) once the points are added, EXTRA_TURN(score, other)."""
 
-    def turn(state, num_rolls):
+    course: ModuleType
+    zero_points: Callable[[int, int], int]
+    after_turn: Callable[[int, int], int] = lambda score, other: score
+    extra_turn: Callable[[int, int], bool] = lambda score, other: False
+
+    def turn(self, state, num_rolls):
         mover, other, _, _ = state
-        points = _points(course, num_rolls, zero_points(mover, other))
-        return _gather(
-            ((mover + x, other, 0, extra_turn(mover + x, other)), p) for x, p in points.items()
-        )
+        points = _points(self.course, num_rolls, self.zero_points(mover, other))
+        out = []
+        for x, p in points.items():
+            new = self.after_turn(mover + x, other)
+            out.append(((new, other, 0, bool(self.extra_turn(new, other))), p))
+        return _gather(out)
 
-    return turn
 
-
-def update_term(course, zero_points, after_turn):
-    """Points, then the term's update of the mover's score (fa21 to fa25)."""
-
-    def turn(state, num_rolls):
-        mover, other, _, _ = state
-        points = _points(course, num_rolls, zero_points(mover, other))
-        return _gather(
-            ((after_turn(mover + x, other), other, 0, False), p) for x, p in points.items()
-        )
-
-    return turn
+#: The points-then-update terms (su21 and after, and fa20), as their course functions compose
+POINTS_RULES = {
+    "hog-su21": PointsRules(
+        hog_su21, lambda m, o: hog_su21.piggy_points(o), extra_turn=hog_su21.more_boar
+    ),
+    "hog-sp21": PointsRules(
+        hog_sp21, lambda m, o: hog_sp21.piggy_points(o), extra_turn=hog_sp21.more_boar
+    ),
+    "hog-fa20": PointsRules(
+        hog_fa20, lambda m, o: hog_fa20.free_bacon(o), extra_turn=hog_fa20.extra_turn
+    ),
+    "hog-fa21": PointsRules(
+        hog_fa21, lambda m, o: hog_fa21.picky_piggy(o), lambda s, o: s + hog_fa21.hog_pile(s, o)
+    ),
+    "hog-su22": PointsRules(
+        hog_su22, hog_su22.oink_points, lambda s, o: s + hog_su22.pigs_on_prime(s, o)
+    ),
+    "hog-fa22": PointsRules(
+        hog_fa22, lambda m, o: hog_fa22.tail_points(o), lambda s, o: hog_fa22.square_points(s)
+    ),
+    "hog-fa23": PointsRules(hog_fa23, hog_fa23.boar_brawl, lambda s, o: hog_fa23.sus_points(s)),
+}
 
 
 def swap_term(course, sides_for=None):
@@ -180,23 +202,7 @@ def feral_points(num_rolls, points):
 
 
 REFERENCE_TURNS = {
-    "hog-su21": extra_turn_term(
-        hog_su21, lambda m, o: hog_su21.piggy_points(o), hog_su21.more_boar
-    ),
-    "hog-sp21": extra_turn_term(
-        hog_sp21, lambda m, o: hog_sp21.piggy_points(o), hog_sp21.more_boar
-    ),
-    "hog-fa20": extra_turn_term(hog_fa20, lambda m, o: hog_fa20.free_bacon(o), hog_fa20.extra_turn),
-    "hog-fa21": update_term(
-        hog_fa21, lambda m, o: hog_fa21.picky_piggy(o), lambda s, o: s + hog_fa21.hog_pile(s, o)
-    ),
-    "hog-su22": update_term(
-        hog_su22, hog_su22.oink_points, lambda s, o: s + hog_su22.pigs_on_prime(s, o)
-    ),
-    "hog-fa22": update_term(
-        hog_fa22, lambda m, o: hog_fa22.tail_points(o), lambda s, o: hog_fa22.square_points(s)
-    ),
-    "hog-fa23": update_term(hog_fa23, hog_fa23.boar_brawl, lambda s, o: hog_fa23.sus_points(s)),
+    **{name: rules.turn for name, rules in POINTS_RULES.items()},
     "hog-sp19": swap_term(hog_sp19),
     "hog-su19": swap_term(hog_su19),
     "hog-fa17": swap_term(hog_fa17),
