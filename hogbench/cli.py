@@ -468,10 +468,10 @@ def sweep(
 
 
 def _deciders(rule_set, entrants, stack):
-    from hogbench.duel import player
+    from hogbench.pairs import player_of
     from hogbench.simulate import decider
 
-    return [decider(rule_set, player(e, rule_set), stack) for e in entrants]
+    return [decider(rule_set, player_of(e, rule_set), stack) for e in entrants]
 
 
 @app.command()

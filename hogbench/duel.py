@@ -11,7 +11,8 @@ import numpy as np
 
 from hogbench import simulate, stats
 from hogbench.entrants import Entrant
-from hogbench.errors import HogbenchError, StrategyError, UsageError
+from hogbench.errors import HogbenchError, UsageError
+from hogbench.pairs import play_pair, player_of
 from hogbench.rules.base import RuleSet
 
 Z95 = 1.959963984540054
@@ -129,26 +130,6 @@ class DuelResult:
         return data
 
 
-def player(entrant: Entrant, rules: RuleSet) -> simulate.Player:
-    """How the Monte Carlo engine plays an entrant: from its table, or live."""
-    if entrant.table is not None:
-        return ("table", entrant.table.choices)
-    return ("live", _opener(entrant, rules))
-
-
-def _opener(entrant: Entrant, rules: RuleSet) -> Callable:
-    """A picklable zero-argument function that gives a live strategy in any process."""
-    import functools
-
-    from hogbench import loading
-
-    if entrant.spec.is_file:
-        from hogbench import sandbox
-
-        return functools.partial(sandbox.LiveStrategy, entrant.spec, rules)
-    return functools.partial(loading.live_strategy, entrant.spec, rules)
-
-
 def run_duel(
     rules: RuleSet,
     a: Entrant,
@@ -179,40 +160,27 @@ def run_duel(
                     f"{e.name}: cannot be evaluated exactly, it is not a decision table"
                     f" ({e.live_reason}); drop --exact to play it by Monte Carlo"
                 )
-        from hogbench import exact_rows
-
-        seatings = exact_rows.evaluate(rules, a.table.choices, b.table.choices)
-        if seatings is None:
-            from hogbench import exact  # loaded only when asked: its kernels take a moment
-
-            values = exact.evaluate(rules, a.table.choices, b.table.choices)
-            seatings = values.first, values.second
-        return DuelResult(
-            rules,
-            a,
-            b,
-            True,
-            Seat(0, 0, 0, seatings[0]),
-            Seat(0, 0, 0, seatings[1]),
-            None,
-            time.perf_counter() - start,
-        )
-    if games < 1:
+    elif games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
-    if seed is None:
+    elif seed is None:
         raise UsageError("a Monte Carlo duel needs a seed")
-    joint, decision, verdict = play_mc(
+    played = play_pair(
         rules,
-        player(a, rules),
-        player(b, rules),
+        player_of(a, rules),
+        player_of(b, rules),
+        "exact" if exact_mode else "mc",
         games,
-        seed,
-        jobs,
-        progress,
-        until_decided,
-        sprt,
-        on_look,
+        seed or 0,
+        until_decided=until_decided,
+        sprt=sprt,
+        jobs=jobs,
+        progress=progress,
+        on_look=on_look,
     )
+    if played.exact:
+        first, second = Seat(0, 0, 0, played.first), Seat(0, 0, 0, played.second)
+        return DuelResult(rules, a, b, True, first, second, None, time.perf_counter() - start)
+    joint = played.joint
     seat = simulate.seat_counts(joint)
     sprt_data = None
     if sprt is not None:
@@ -225,7 +193,7 @@ def run_duel(
             "llr": sprt.llr(estimate),
             "lower": sprt.lower,
             "upper": sprt.upper,
-            "verdict": verdict or "undecided at the cap",
+            "verdict": played.verdict or "undecided at the cap",
         }
     return DuelResult(
         rules,
@@ -237,90 +205,7 @@ def run_duel(
         seed,
         time.perf_counter() - start,
         joint=joint,
-        decision=decision,
+        decision=played.decision,
         threshold=until_decided,
         sprt=sprt_data,
     )
-
-
-def play_mc(
-    rules: RuleSet,
-    a: simulate.Player,
-    b: simulate.Player,
-    games: int,
-    seed: int,
-    jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
-    until_decided: float | None = None,
-    sprt: stats.Sprt | None = None,
-    on_look: Callable[[stats.PairedEstimate], None] | None = None,
-    seconds: float | None = None,
-    live_budget: float | None = None,
-) -> tuple[np.ndarray, str | None, str | None]:
-    """Monte Carlo game pairs of A against B: GAMES of them, or with UNTIL_DECIDED (a threshold)
-    or SPRT, blocks until decided with GAMES as the cap, and SECONDS (if given) as a cap on
-    time: no block starts after it. LIVE_BUDGET (seconds) is what a pair with a live strategy
-    may take in all, checked after each block: past it, StrategyError, so that a tournament
-    disqualifies the live strategy with the reason. Returns the joint pair counts, the decision
-    (until decided) and the SPRT's verdict ('H0', 'H1' or None at a cap)."""
-    started = time.perf_counter()
-    if until_decided is None and sprt is None:
-        return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
-    plan = decision_plan(games) if sprt is None else sprt_plan(games)
-    z = stats.sequential_z(len(plan))
-    joint = np.zeros((3, 3), dtype=np.int64)
-    decision = verdict = None
-    done = 0
-    for look, total in enumerate(plan):
-        joint += simulate.simulate_pairs(
-            rules, a, b, 2 * (total - done), block_seed(seed, look), jobs, progress
-        )
-        done = total
-        elapsed = time.perf_counter() - started
-        if live_budget is not None and "live" in (a[0], b[0]) and elapsed > live_budget:
-            raise StrategyError(
-                "played live",
-                f"took more than its budget of {live_budget:g} s for one pair"
-                f" ({elapsed:.1f} s for {int(joint.sum()):,} game pairs)",
-            )
-        estimate = stats.PairedEstimate.from_joint(joint)
-        if on_look is not None:
-            on_look(estimate)
-        if sprt is not None:
-            verdict = sprt.verdict(estimate)
-            if verdict is not None:
-                break
-        else:
-            decision = stats.decision(estimate, until_decided, z)
-            if decision != stats.UNDECIDED:
-                break
-        if seconds is not None and elapsed > seconds:
-            break  # out of time: undecided, with what it has
-    return joint, decision, verdict
-
-
-def decision_plan(games: int) -> list[int]:
-    """The pair totals at which a match played until decided looks, for a cap of GAMES."""
-    return stats.looks(FIRST_LOOK_PAIRS, -(-games // 2))
-
-
-def decision_z(games: int) -> float:
-    """The z each look of a match capped at GAMES uses (see ``stats.sequential_z``)."""
-    return stats.sequential_z(len(decision_plan(games)))
-
-
-def sprt_plan(games: int) -> list[int]:
-    cap = -(-games // 2)
-    return list(range(SPRT_BLOCK_PAIRS, cap, SPRT_BLOCK_PAIRS)) + [cap]
-
-
-#: Pairs before the first look of ``--until-decided``; the looks then double up to the cap.
-FIRST_LOOK_PAIRS = 1_000
-#: Pairs between two looks of an SPRT.
-SPRT_BLOCK_PAIRS = 1_000
-
-
-def block_seed(seed: int, look: int) -> int:
-    """The seed of a sequential match's LOOK-th block: derived from SEED alone, so a match
-    is the same whatever the number of jobs, and a longer cap only adds blocks."""
-    return int(np.random.SeedSequence([seed, look]).generate_state(1, dtype=np.uint64)[0])

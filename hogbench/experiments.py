@@ -16,6 +16,7 @@ import numpy as np
 
 from hogbench.dice import six_sided
 from hogbench.errors import StrategyError
+from hogbench.players import LivePlayer, Player, TablePlayer
 from hogbench.rules import DEFAULT_RULES, get_rules
 from hogbench.rules.base import RuleSet
 from hogbench.tables import NotDeterministic, tabulate
@@ -94,25 +95,22 @@ def average_win_rate(
     Deterministic strategies become decision tables and play on the compiled engine;
     others are called at every turn.
     """
-    from hogbench import simulate
+    from hogbench.pairs import play_pair
 
     rules = get_rules(rules) if isinstance(rules, str) else rules
     baseline = always_roll(6) if baseline is None else baseline
     players = [_in_process_player(s, rules) for s in (strategy, baseline)]
     seed = random.randrange(2**63) if seed is None else seed
-    counts = simulate.simulate(rules, *players, 2 * trials_count, seed)
-    wins, _, ties = counts.sum(axis=0)
-    return float((wins + ties / 2) / (2 * trials_count))
+    played = play_pair(rules, *players, "mc", 2 * trials_count, seed)
+    return (played.first + played.second) / 2
 
 
-def _in_process_player(strategy: Callable, rules: RuleSet):
+def _in_process_player(strategy: Callable, rules: RuleSet) -> Player:
     try:
-        return (
-            "table",
-            tabulate(strategy, rules, getattr(strategy, "__name__", "strategy")).choices,
-        )
+        name = getattr(strategy, "__name__", "strategy")
+        return TablePlayer(tabulate(strategy, rules, name).choices)
     except NotDeterministic:
-        return ("live", lambda: strategy)
+        return LivePlayer(lambda: strategy)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hogbench import stats
-from hogbench.duel import decision_z
+from hogbench.pairs import decision_z
 from hogbench.stats import UNDECIDED
 from hogbench.store import PairResult
 from hogbench.tournament import GauntletRow, Slot, TournamentResult

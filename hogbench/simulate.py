@@ -15,12 +15,11 @@ kernel, and strategies that are not tables are called live.
 
 Work is cut into fixed blocks whose seeds are derived in the parent (numpy SeedSequence), so a
 seed gives identical counts whatever the number of jobs. Blocks run through joblib: local
-processes by default, or any joblib backend (Dask, Ray) the caller has set up.
+processes by default, or any joblib backend (Dask) the caller has set up.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -29,6 +28,7 @@ import numpy as np
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError
 from hogbench.jit import jit, kernel
+from hogbench.players import Player, TablePlayer
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -290,11 +290,6 @@ def _next_uniform_py(state: int) -> tuple[int, float]:
     return state, (z >> 11) * (1.0 / 9007199254740992.0)
 
 
-# A player in a block: ("table", choices) or ("live", opener) where opener() gives a callable
-# taking the strategy's arguments and returning a raw answer, and may be a context manager.
-Player = tuple[str, object]
-
-
 def _draw_py(m, x: int, c: int, u: float) -> int:
     """_draw_direct for the live path, calling the model's compiled functions from Python."""
     k = m.roll_kind(m.params, x, c)
@@ -332,12 +327,11 @@ def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_ga
 
 def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
     """A function state -> choice for one player, opening live strategies inside STACK."""
-    kind, what = player
-    if kind == "table":
-        table = what
+    if isinstance(player, TablePlayer):
+        table = player.choices
         observation = rules.model.observation
         return lambda x: int(table[observation[x]])
-    strategy = what()
+    strategy = player.open()
     if hasattr(strategy, "__enter__"):
         strategy = stack.enter_context(strategy)
     return lambda x: rules.choice(strategy(*rules.state_args(x)))
@@ -348,11 +342,12 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
     from contextlib import ExitStack
 
     from hogbench.processes import die_with_parent
+    from hogbench.rules import resident
 
     die_with_parent()
-    rules = _cached_rules(rules.name, rules.goal, tuple(sorted(rules.options.items())))
-    if a[0] == "table" and b[0] == "table":
-        table_a, table_b = _table(a[1]), _table(b[1])
+    rules = resident(rules)
+    if isinstance(a, TablePlayer) and isinstance(b, TablePlayer):
+        table_a, table_b = _table(a.choices), _table(b.choices)
         rows_a = table_rows(rules, table_a)
         if rows_a is not None:
             return _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games)
@@ -365,14 +360,6 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         return counts
     with ExitStack() as stack:
         return _play_live(rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games)
-
-
-@functools.cache
-def _cached_rules(name: str, goal: int, options: tuple) -> RuleSet:
-    """One rule set (and so one built model) per process, however many blocks it plays."""
-    from hogbench.rules import get_rules
-
-    return get_rules(name, goal, **dict(options))
 
 
 def _table(choices: np.ndarray) -> np.ndarray:

@@ -30,14 +30,15 @@ from typing import Any, Protocol
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from hogbench import exact, sandbox, simulate
+from hogbench import sandbox
 from hogbench.discovery import Entry, discover
-from hogbench.duel import decision_z, play_mc, player
 from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
+from hogbench.pairs import decision_z, play_exact_group, play_pair, player_of
+from hogbench.players import Player, TablePlayer
 from hogbench.processes import die_with_parent
-from hogbench.rules import DEFAULT_RULES
+from hogbench.rules import DEFAULT_RULES, resident
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD, Standing, standings
 from hogbench.stats import ABOVE, UNDECIDED
@@ -406,37 +407,31 @@ def pair_seed(key: PairKey) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-_RESIDENT: dict[str, RuleSet] = {}
-
-
-def _resident(rules: RuleSet) -> RuleSet:
-    """One rule set per worker process, so its model is built once and not once per batch."""
-    return _RESIDENT.setdefault(rules.key, rules)
-
-
 def play_batch(
     rules: RuleSet,
-    players: dict[str, simulate.Player],
+    players: dict[str, Player],
     keys: list[PairKey],
     threshold: float = DEFAULT_THRESHOLD,
     pair_seconds: float | None = None,
     live_budget: float | None = None,
 ) -> list[PairResult | PairFailure]:
-    """Play a batch of pairs (in a worker): exact.evaluate for tables; otherwise Monte Carlo
-    game pairs until the paired interval excludes THRESHOLD, with the key's games as the cap."""
+    """Play a batch of pairs (in a worker): exact for tables; otherwise Monte Carlo game pairs
+    until the paired interval excludes THRESHOLD, with the key's games as the cap."""
     die_with_parent()
-    rules = _resident(rules)
-    players = {name: _writable(p) for name, p in players.items()}
+    rules = resident(rules)
+    players = {
+        name: p.writable() if isinstance(p, TablePlayer) else p for name, p in players.items()
+    }
     results = _play_exact(rules, players, [k for k in keys if k.mode == "exact"])
     for key in keys:
         if key.mode == "exact":
             continue
-        start = time.perf_counter()
         try:
-            joint, _, _ = play_mc(
+            played = play_pair(
                 rules,
                 players[key.a],
                 players[key.b],
+                "mc",
                 key.games,
                 pair_seed(key),
                 until_decided=threshold,
@@ -449,19 +444,16 @@ def play_batch(
         except HogbenchError as exc:
             results.append(PairFailure(key, str(exc), False))
             continue
-        seats = simulate.seat_counts(joint)
-        first, second = ((w + t / 2) / (w + lost + t) for w, lost, t in seats.tolist())
-        flat = tuple(int(c) for c in joint.ravel())
-        seconds = time.perf_counter() - start
-        results.append(PairResult(key, first, second, flat, seconds))
+        flat = tuple(int(c) for c in played.joint.ravel())
+        results.append(PairResult(key, played.first, played.second, flat, played.seconds))
     return results
 
 
 def _play_exact(
-    rules: RuleSet, players: dict[str, simulate.Player], keys: list[PairKey]
+    rules: RuleSet, players: dict[str, Player], keys: list[PairKey]
 ) -> list[PairResult | PairFailure]:
     """Exact pairs, an entrant's pairs together: one pass of the engine serves one entrant
-    against all its opponents in the batch (``exact.evaluate_many``)."""
+    against all its opponents in the batch (``pairs.play_exact_group``)."""
     by_a: dict[str, list[PairKey]] = {}
     for key in keys:
         by_a.setdefault(key.a, []).append(key)
@@ -469,37 +461,26 @@ def _play_exact(
     for a, group in by_a.items():
         start = time.perf_counter()
         try:
-            values = exact.evaluate_many(rules, players[a][1], [players[k.b][1] for k in group])
+            values = play_exact_group(rules, players[a], [players[k.b] for k in group])
         except HogbenchError:  # one pair that cannot be evaluated fails alone
             results += [_play_exact_pair(rules, players, key) for key in group]
             continue
         seconds = (time.perf_counter() - start) / len(group)
         results += [
-            PairResult(key, v.first, v.second, None, seconds)
-            for key, v in zip(group, values, strict=True)
+            PairResult(key, first, second, None, seconds)
+            for key, (first, second) in zip(group, values, strict=True)
         ]
     return results
 
 
 def _play_exact_pair(
-    rules: RuleSet, players: dict[str, simulate.Player], key: PairKey
+    rules: RuleSet, players: dict[str, Player], key: PairKey
 ) -> PairResult | PairFailure:
-    start = time.perf_counter()
     try:
-        values = exact.evaluate(rules, players[key.a][1], players[key.b][1])
+        played = play_pair(rules, players[key.a], players[key.b], "exact")
     except HogbenchError as exc:
         return PairFailure(key, str(exc), False)
-    return PairResult(key, values.first, values.second, None, time.perf_counter() - start)
-
-
-def _writable(p: simulate.Player) -> simulate.Player:
-    """A table player with a writable table: large arrays reach workers read-only (joblib
-    memory-maps them, Dask may deserialise them in place), and the compiled engines take
-    writable arrays only."""
-    kind, what = p
-    if kind == "table" and not what.flags.writeable:  # type: ignore[attr-defined]
-        return kind, np.array(what)
-    return p
+    return PairResult(key, played.first, played.second, None, played.seconds)
 
 
 def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[PairKey]]:
@@ -538,7 +519,7 @@ def _dispatch(
         # than a small tournament takes: play the first batch here, and go parallel only if
         # the rest would take long enough to be worth the start.
         if tasks:
-            _ = _resident(tasks[0][0]).model  # built outside the timing
+            _ = resident(tasks[0][0]).model  # built outside the timing
         started = time.perf_counter()
         done = 0
         for k, task in enumerate(tasks):
@@ -649,7 +630,7 @@ def play_pairs(
     tasks = []
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
-        players = {name: player(_portable(by_key[name]), rules) for name in needed}
+        players = {name: player_of(_portable(by_key[name]), rules) for name in needed}
         tasks.append((rules, players, batch, threshold, pair_seconds, live_budget))
     failed: dict[PairKey, PairFailure] = {}
     worst = 0.5  # seconds: a pair faster than this is not worth naming

@@ -19,6 +19,7 @@ import pytest
 from hogbench import exact, simulate
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.loading import load_entrant, parse_spec
+from hogbench.players import TablePlayer
 from hogbench.rules import big_pig, get_rules, greed, pig
 from hogbench.rules.base import OTHER, SAME, WIN
 from hogbench.tables import tabulate
@@ -656,7 +657,7 @@ def test_simulator_agrees_with_exact(name, goal, a, b):
     rules = get_rules(name, goal)
     table_a, table_b = (load_entrant(s, rules).table.choices for s in (a, b))
     values = exact.evaluate(rules, table_a, table_b)
-    counts = simulate.simulate(rules, ("table", table_a), ("table", table_b), 40_000, seed=5)
+    counts = simulate.simulate(rules, TablePlayer(table_a), TablePlayer(table_b), 40_000, seed=5)
     for seat, expected in enumerate((values.first, values.second)):
         wins, _, ties = counts[seat]
         n = counts[seat].sum()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from hogbench import simulate
+from hogbench.players import LivePlayer, TablePlayer
 from hogbench.rules import get_rules
 from hogbench.tables import tabulate
 from tests.reference import sow_sad_distribution, su21_win_probability
@@ -27,8 +28,8 @@ def test_monte_carlo_agrees_with_plain_recursion(goal, engine, monkeypatch):
     if engine == "direct":  # the compiled engine that large models use
         monkeypatch.setattr(simulate, "MAX_COMPACT_STATES", 0)
     rules = get_rules("hog-su21", goal)
-    a = ("table", tabulate(cutoff_strategy, rules, "a").choices)
-    b = ("table", tabulate(always5, rules, "b").choices)
+    a = TablePlayer(tabulate(cutoff_strategy, rules, "a").choices)
+    b = TablePlayer(tabulate(always5, rules, "b").choices)
     games = 200_000
     counts = simulate.simulate(rules, a, b, games, seed=11)
     first = su21_win_probability(cutoff_strategy, always5, goal)
@@ -43,8 +44,8 @@ def test_monte_carlo_agrees_with_plain_recursion(goal, engine, monkeypatch):
 def test_live_path_agrees_with_plain_recursion():
     goal = 30
     rules = get_rules("hog-su21", goal)
-    a = ("live", lambda: cutoff_strategy)
-    b = ("table", tabulate(always5, rules, "b").choices)
+    a = LivePlayer(lambda: cutoff_strategy)
+    b = TablePlayer(tabulate(always5, rules, "b").choices)
     counts = simulate.simulate(rules, a, b, 20_000, seed=5)
     p = su21_win_probability(cutoff_strategy, always5, goal)
     n = counts[0].sum()
@@ -54,8 +55,8 @@ def test_live_path_agrees_with_plain_recursion():
 def test_same_seed_same_counts_for_any_jobs(monkeypatch):
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 5_000)
     rules = get_rules()
-    a = ("table", np.full(100 * 100, 6, dtype=np.int64))
-    b = ("table", tabulate(cutoff_strategy, rules, "b").choices)
+    a = TablePlayer(np.full(100 * 100, 6, dtype=np.int64))
+    b = TablePlayer(tabulate(cutoff_strategy, rules, "b").choices)
     one = simulate.simulate(rules, a, b, 23_001, seed=7, jobs=1)
     two = simulate.simulate(rules, a, b, 23_001, seed=7, jobs=2)
     assert (one == two).all()
@@ -66,7 +67,7 @@ def test_same_seed_same_counts_for_any_jobs(monkeypatch):
 
 def test_games_alternate_first_player():
     rules = get_rules()
-    t = ("table", np.full(100 * 100, 6, dtype=np.int64))
+    t = TablePlayer(np.full(100 * 100, 6, dtype=np.int64))
     counts = simulate.simulate(rules, t, t, 1001, seed=1)
     assert counts[0].sum() == 501 and counts[1].sum() == 501
 
@@ -74,7 +75,7 @@ def test_games_alternate_first_player():
 def test_pairs_share_a_dice_stream():
     """With identical strategies, the two games of a pair are the same game with seats swapped."""
     rules = get_rules()
-    t = ("table", np.full(100 * 100, 5, dtype=np.int64))
+    t = TablePlayer(np.full(100 * 100, 5, dtype=np.int64))
     counts = simulate.simulate(rules, t, t, 2000, seed=3)
     assert counts[0, 0] == counts[1, 1] and counts[0, 1] == counts[1, 0]
     joint = simulate.simulate_pairs(rules, t, t, 2000, seed=3)

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hogbench import duel as duel_module
-from hogbench import simulate, stats
+from hogbench import pairs, simulate, stats
 from hogbench.duel import run_duel, wilson
 from hogbench.loading import load_entrant
+from hogbench.players import TablePlayer
 from hogbench.rules import get_rules
 from hogbench.tables import tabulate
 from tests.reference import su21_win_probability
@@ -57,8 +57,8 @@ def players(name: str):
     a, b = PAIRS[name]
     return (
         rules,
-        ("table", tabulate(a, rules, "a").choices),
-        ("table", tabulate(b, rules, "b").choices),
+        TablePlayer(tabulate(a, rules, "a").choices),
+        TablePlayer(tabulate(b, rules, "b").choices),
     )
 
 
@@ -141,23 +141,23 @@ def test_until_decided_says_undecided_for_a_pair_within_the_caps_resolution():
 @pytest.mark.parametrize("side", ["truth is P1", "truth is P0"])
 def test_sprt_errs_within_alpha_and_beta_and_beats_a_fixed_sample_test(side, monkeypatch):
     """200 SPRTs whose hypotheses sit 2.5 points apart, the exact win rate on one of them."""
-    monkeypatch.setattr(duel_module, "SPRT_BLOCK_PAIRS", 200)
+    monkeypatch.setattr(pairs, "SPRT_BLOCK_PAIRS", 200)
     rules = get_rules("hog-su21", GOAL)
     a = load_entrant("always_roll:4", rules)
     b = load_entrant("always_roll:6", rules)
     p = truth("4 vs 6")
     p0, p1 = (p - 0.025, p) if side == "truth is P1" else (p, p + 0.025)
     test = stats.Sprt(p0, p1, alpha=0.05, beta=0.05)
-    trials, wrong, pairs = 200, 0, []
+    trials, wrong, sizes = 200, 0, []
     for seed in range(trials):
         result = run_duel(rules, a, b, 400_000, seed=seed, sprt=test)
         verdict = result.sprt["verdict"]
         wrong += verdict == ("H0" if side == "truth is P1" else "H1")
-        pairs.append(result.paired.pairs)
+        sizes.append(result.paired.pairs)
     error = wrong / trials
     assert error <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / trials), error
     variance = result.paired.variance
-    assert np.median(pairs) < test.fixed_pairs(variance), (np.median(pairs), variance)
+    assert np.median(sizes) < test.fixed_pairs(variance), (np.median(sizes), variance)
 
 
 def test_a_match_is_the_same_on_one_process_two_and_a_dask_cluster(monkeypatch):
@@ -195,7 +195,7 @@ def test_a_monte_carlo_tournament_never_scores_a_pair_against_its_exact_result(t
         return tm.run(t)
 
     mc, exact = run("mc"), run("exact")
-    z = duel_module.decision_z(20_000)
+    z = pairs.decision_z(20_000)
     undecided = contradictions = 0
     for (i, j), r in mc.results.items():
         truth_ij = exact.results[i, j].win_rate
@@ -226,10 +226,10 @@ def test_a_gauntlet_never_plays_a_strategy_against_itself(tmp_path, files):
 
 def test_a_pair_out_of_time_stops_undecided():
     rules, a, b = players("4 vs 6")
-    joint, decision, _ = duel_module.play_mc(
-        rules, a, b, 10_000_000, seed=1, until_decided=0.500001, seconds=0.0
+    played = pairs.play_pair(
+        rules, a, b, "mc", 10_000_000, seed=1, until_decided=0.500001, seconds=0.0
     )
-    assert decision == stats.UNDECIDED and joint.sum() == duel_module.FIRST_LOOK_PAIRS
+    assert played.decision == stats.UNDECIDED and played.joint.sum() == pairs.FIRST_LOOK_PAIRS
 
 
 def test_the_demo_class_by_monte_carlo_never_contradicts_its_exact_results(tmp_path):
@@ -247,7 +247,7 @@ def test_the_demo_class_by_monte_carlo_never_contradicts_its_exact_results(tmp_p
     mc, exact = run("mc"), run("exact")
     assert [s.name for s in mc.active] == [s.name for s in exact.active]
     assert len(mc.active) >= 15
-    z = duel_module.decision_z(20_000)
+    z = pairs.decision_z(20_000)
     decided = 0
     for (i, j), r in mc.results.items():
         truth_ij = exact.results[i, j].win_rate

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from hogbench import tournament as tm
 from hogbench.cli import app
 from hogbench.errors import StrategyError, UsageError
+from hogbench.players import LivePlayer, TablePlayer
 from hogbench.rules import get_rules
 from hogbench.standings import bradley_terry, match_points, shared_ranks, standings
 from hogbench.store import PairKey, PairResult, Store
@@ -264,14 +265,14 @@ def test_a_live_entrant_failing_in_play_is_disqualified(tmp_path, monkeypatch):
     def broken(*args):
         raise StrategyError("flaky.py:final_strategy", "raised RuntimeError: bad luck", args)
 
-    real_player = tm.player
+    real_player = tm.player_of
 
     def fake_player(entrant, rules):
         if entrant.spec.text == "always_roll:3":
-            return ("live", lambda: broken)
+            return LivePlayer(lambda: broken)
         return real_player(entrant, rules)
 
-    monkeypatch.setattr(tm, "player", fake_player)
+    monkeypatch.setattr(tm, "player_of", fake_player)
     slots = tm.load_slots(BUILTINS, get_rules("hog-su21", 30))
     slots[0].entrant.table = None  # always_roll:3 now plays live, and fails
     result = tm.run(small(BUILTINS, tmp_path, games=20), slots=slots)
@@ -327,7 +328,7 @@ def test_a_batch_takes_read_only_tables():
     table = a.table.choices.copy()
     table.flags.writeable = False
     key = tm.pair_key(rules.key, a.key, b.key, True, 0, 0)
-    players = {a.key: ("table", table), b.key: ("table", b.table.choices)}
+    players = {a.key: TablePlayer(table), b.key: TablePlayer(b.table.choices)}
     (result,) = tm.play_batch(rules, players, [key])
     assert isinstance(result, PairResult) and 0 < result.first < 1
 

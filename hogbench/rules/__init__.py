@@ -49,6 +49,17 @@ def get_rules(name: str = DEFAULT_RULES, goal: int | None = None, **options: Any
     return rules_class(name)(goal, **options)
 
 
+#: The rule sets this process holds, by key: see ``resident``.
+_RESIDENT: dict[str, RuleSet] = {}
+
+
+def resident(rules: RuleSet) -> RuleSet:
+    """This process's one instance of RULES, whose model (and the engines' rows, kept with the
+    model) is built once however many pairs or blocks of games the process plays. Rule sets
+    reach worker processes pickled, without their model; each would otherwise build it again."""
+    return _RESIDENT.setdefault(rules.key, rules)
+
+
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
     """``["feral_hogs=false", ...]`` -> ``{"feral_hogs": "false"}``; the rule set checks values."""
     options: dict[str, str] = {}

@@ -1,0 +1,195 @@
+"""One way to play a pair of strategies, used by ``duel``, ``gauntlet`` and tournaments alike,
+so that a speed-up of either engine lands everywhere.
+
+A pair is played exactly (both players are decision tables: each seating's exact chance of
+winning) or by Monte Carlo (game pairs sharing one dice stream with the seats swapped; a fixed
+number, or blocks until the paired interval decides against a threshold, or until an SPRT
+accepts a hypothesis). Engines load on first need: a warm exact duel of a small acyclic model
+reads cached rows with numpy and never imports numba.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hogbench import simulate, stats
+from hogbench.entrants import Entrant
+from hogbench.errors import HogbenchError, StrategyError
+from hogbench.players import LivePlayer, Player, TablePlayer
+from hogbench.rules.base import RuleSet
+
+#: Pairs before the first look of a match played until decided; the looks then double.
+FIRST_LOOK_PAIRS = 1_000
+#: Pairs between two looks of an SPRT.
+SPRT_BLOCK_PAIRS = 1_000
+
+
+@dataclass(frozen=True)
+class PairPlay:
+    """What playing A against B gave, from A's side."""
+
+    exact: bool
+    first: float  # A's chance (exact) or win rate, ties half (Monte Carlo), moving first
+    second: float  # the same, A moving second
+    seconds: float
+    joint: np.ndarray | None = None  # Monte Carlo: pairs by [A-first result, A-second result]
+    decision: str | None = None  # until decided: above / below / undecided the threshold
+    verdict: str | None = None  # SPRT: 'H0', 'H1', or None at the cap
+
+
+def player_of(entrant: Entrant, rules: RuleSet) -> Player:
+    """How the engines play an entrant: from its table, or live (a sandboxed worker for a file,
+    the strategy itself for a built-in or an expression)."""
+    if entrant.table is not None:
+        return TablePlayer(entrant.table.choices)
+    import functools
+
+    from hogbench import loading
+
+    if entrant.spec.is_file:
+        from hogbench import sandbox
+
+        return LivePlayer(functools.partial(sandbox.LiveStrategy, entrant.spec, rules))
+    return LivePlayer(functools.partial(loading.live_strategy, entrant.spec, rules))
+
+
+def play_pair(
+    rules: RuleSet,
+    a: Player,
+    b: Player,
+    mode: str = "exact",
+    games: int = 0,
+    seed: int = 0,
+    *,
+    until_decided: float | None = None,
+    sprt: stats.Sprt | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    on_look: Callable[[stats.PairedEstimate], None] | None = None,
+    seconds: float | None = None,
+    live_budget: float | None = None,
+) -> PairPlay:
+    """Play A against B. MODE 'exact' needs two tables; 'mc' plays GAMES games from SEED, or
+    with UNTIL_DECIDED (a threshold) or SPRT blocks until decided, GAMES being then the cap.
+
+    SECONDS caps a sequential match's time (no block starts after it); LIVE_BUDGET is what a
+    pair with a live player may take in all, past which the live player fails (StrategyError).
+    ON_LOOK is given the estimate after every block, PROGRESS the games each block played.
+    """
+    start = time.perf_counter()
+    if mode == "exact":
+        first, second = _exact(rules, a, b)
+        return PairPlay(True, first, second, time.perf_counter() - start)
+    if mode != "mc":
+        raise HogbenchError(f"a pair is played 'exact' or 'mc', not {mode!r}")
+    joint, decision, verdict = _monte_carlo(
+        rules, a, b, games, seed, jobs, progress, until_decided, sprt, on_look, seconds,
+        live_budget,
+    )  # fmt: skip
+    first, second = (
+        (w + t / 2) / (w + lost + t) for w, lost, t in simulate.seat_counts(joint).tolist()
+    )
+    return PairPlay(False, first, second, time.perf_counter() - start, joint, decision, verdict)
+
+
+def play_exact_group(
+    rules: RuleSet, a: TablePlayer, opponents: list[TablePlayer]
+) -> list[tuple[float, float]]:
+    """A against each of OPPONENTS exactly, in one pass of the engine where the model allows
+    (A's row at a state is read once for all of them): a round robin's batches are grouped by
+    entrant this way. Each item is (A first, A second)."""
+    from hogbench import exact
+
+    values = exact.evaluate_many(rules, a.choices, [b.choices for b in opponents])
+    return [(v.first, v.second) for v in values]
+
+
+def _exact(rules: RuleSet, a: Player, b: Player) -> tuple[float, float]:
+    if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
+        raise HogbenchError("an exact pair needs two decision tables")
+    from hogbench import exact_rows
+
+    seatings = exact_rows.evaluate(rules, a.choices, b.choices)
+    if seatings is not None:
+        return seatings
+    from hogbench import exact  # loaded only when asked: its kernels take a moment
+
+    values = exact.evaluate(rules, a.choices, b.choices)
+    return values.first, values.second
+
+
+def _monte_carlo(
+    rules: RuleSet,
+    a: Player,
+    b: Player,
+    games: int,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    until_decided: float | None,
+    sprt: stats.Sprt | None,
+    on_look: Callable[[stats.PairedEstimate], None] | None,
+    seconds: float | None,
+    live_budget: float | None,
+) -> tuple[np.ndarray, str | None, str | None]:
+    """The joint pair counts, the decision (until decided) and the SPRT's verdict."""
+    started = time.perf_counter()
+    if until_decided is None and sprt is None:
+        return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
+    plan = decision_plan(games) if sprt is None else sprt_plan(games)
+    z = stats.sequential_z(len(plan))
+    live = isinstance(a, LivePlayer) or isinstance(b, LivePlayer)
+    joint = np.zeros((3, 3), dtype=np.int64)
+    decision = verdict = None
+    done = 0
+    for look, total in enumerate(plan):
+        joint += simulate.simulate_pairs(
+            rules, a, b, 2 * (total - done), block_seed(seed, look), jobs, progress
+        )
+        done = total
+        elapsed = time.perf_counter() - started
+        if live_budget is not None and live and elapsed > live_budget:
+            raise StrategyError(
+                "played live",
+                f"took more than its budget of {live_budget:g} s for one pair"
+                f" ({elapsed:.1f} s for {int(joint.sum()):,} game pairs)",
+            )
+        estimate = stats.PairedEstimate.from_joint(joint)
+        if on_look is not None:
+            on_look(estimate)
+        if sprt is not None:
+            verdict = sprt.verdict(estimate)
+            if verdict is not None:
+                break
+        else:
+            decision = stats.decision(estimate, until_decided, z)
+            if decision != stats.UNDECIDED:
+                break
+        if seconds is not None and elapsed > seconds:
+            break  # out of time: undecided, with what it has
+    return joint, decision, verdict
+
+
+def decision_plan(games: int) -> list[int]:
+    """The pair totals at which a match played until decided looks, for a cap of GAMES."""
+    return stats.looks(FIRST_LOOK_PAIRS, -(-games // 2))
+
+
+def decision_z(games: int) -> float:
+    """The z each look of a match capped at GAMES uses (see ``stats.sequential_z``)."""
+    return stats.sequential_z(len(decision_plan(games)))
+
+
+def sprt_plan(games: int) -> list[int]:
+    cap = -(-games // 2)
+    return list(range(SPRT_BLOCK_PAIRS, cap, SPRT_BLOCK_PAIRS)) + [cap]
+
+
+def block_seed(seed: int, look: int) -> int:
+    """The seed of a sequential match's LOOK-th block: derived from SEED alone, so a match
+    is the same whatever the number of jobs, and a longer cap only adds blocks."""
+    return int(np.random.SeedSequence([seed, look]).generate_state(1, dtype=np.uint64)[0])
