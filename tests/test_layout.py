@@ -77,3 +77,18 @@ def test_the_cli_parses_calls_and_renders_through_views():
     source = (Path(__file__).resolve().parent.parent / "hogbench" / "cli.py").read_text()
     assert "Table(" not in source
     assert "_print_json(\n            {" not in source and "_print_json([" not in source
+
+
+def test_numba_loads_only_when_a_kernel_is_needed():
+    """The modules a duel or a tournament starts with import no engine: numba's start-up
+    costs most of a second, which a warm duel on cached rows never needs."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, hogbench.cli, hogbench.tournament, hogbench.duel, hogbench.pairs,"
+        " hogbench.simulate, hogbench.exact_rows, hogbench.rules.hog_su21;"
+        " print(sorted(m for m in ('numba', 'hogbench.exact') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
