@@ -18,7 +18,7 @@ from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.rules.base import RuleSet
 
 #: The code cached rows come from: a change to it makes them be built again.
-MADE_BY = (__name__, "hogbench.exact")
+MADE_BY = (__name__, "hogbench.exact.core", "hogbench.exact.rows")
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class TableRows:
     (successors first). The mover's chance of winning at order[i] is const[i] plus, for each
     slot s in ptr[i]..ptr[i+1]-1, p[s] * w[to[s]], where w[2y] is the value of the player who
     moves at y when that is this table's player and w[2y+1] the other's (the exact engine's
-    rows; see exact._build_rows). No row's successors lie in its own segment of the order
+    rows; see exact.rows._build_rows). No row's successors lie in its own segment of the order
     (segment_ptr), so a segment's values can be computed at once."""
 
     start: int

@@ -18,7 +18,7 @@ from hogbench.dice import six_sided
 from hogbench.errors import StrategyError
 from hogbench.players import LivePlayer, Player, TablePlayer
 from hogbench.rules import DEFAULT_RULES, get_rules
-from hogbench.rules.base import RuleSet
+from hogbench.rules.base import RuleSet, dice_distribution
 from hogbench.tables import NotDeterministic, tabulate
 
 
@@ -113,6 +113,20 @@ def _in_process_player(strategy: Callable, rules: RuleSet) -> Player:
         return LivePlayer(lambda: strategy)
 
 
+def expected_turn_scores(rules: RuleSet, sides: int = 6) -> dict[int, float]:
+    """The exact mean of ``roll_dice(n, dice)`` for n = 1..10 with fair SIDES-sided dice.
+
+    Computed from the rule set's own ``dice_points`` (the function the model's dice
+    distributions are built from), enumerated over every roll: what the course's
+    ``max_scoring_num_rolls`` experiment estimates.
+    """
+    points = rules.dice_rule()
+    faces = tuple(range(1, sides + 1))
+    return {
+        n: sum(v * p for v, p in dice_distribution(n, faces, points).items()) for n in range(1, 11)
+    }
+
+
 @dataclass(frozen=True)
 class TurnScore:
     num_rolls: int
@@ -125,8 +139,6 @@ class TurnScore:
 def turn_scores(rules: RuleSet, sides: int, trials: int, seed: int) -> list[TurnScore]:
     """Average turn score for 1 to 10 dice by simulation, with 95% intervals, beside the exact
     expectation from the rule set's outcome distributions."""
-    from hogbench.exact import expected_turn_scores
-
     exact_means = expected_turn_scores(rules, sides)
     rng = random.Random(seed)
 

@@ -22,6 +22,8 @@ import pytest
 
 from hogbench import exact, exact_rows
 from hogbench.cache import table_entry
+from hogbench.exact.evaluation import _evaluate_reachable
+from hogbench.experiments import expected_turn_scores
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_contest, hog_su20, hog_su21
 
@@ -309,7 +311,7 @@ def test_feral_hogs_state_uses_the_reachable_search_and_both_paths_agree(monkeyp
     """hog-su20 with Feral Hogs has no rows at goal 100 (too many outcomes; here the limit is
     lowered so goal 40 has none either): evaluate searches reachable states; the full sweep
     (asked for per-state values) must give the same numbers."""
-    monkeypatch.setattr(exact, "MAX_ROW_ENTRIES", 1000)
+    monkeypatch.setattr(exact.rows, "MAX_ROW_ENTRIES", 1000)
     rules = get_rules("hog-su20", 40)
     assert not exact.engine(rules.model).has_rows
     m = rules.model
@@ -431,7 +433,7 @@ def test_solve_without_rows_in_parallel_spans_matches_recursion(monkeypatch, aga
     """hog-su20 with Feral Hogs at goal 100 has no rows, and its levels are solved in spans
     at once (one per thread) with shared choice values; here the row limit is lowered so that
     goal 23 takes that path too."""
-    monkeypatch.setattr(exact, "MAX_ROW_ENTRIES", 1000)
+    monkeypatch.setattr(exact.rows, "MAX_ROW_ENTRIES", 1000)
     options = {"feral_hogs": True}
     rules = get_rules("hog-su20", 23, **options)
     assert not exact.engine(rules.model).has_rows and rules.model.independent_levels
@@ -466,9 +468,8 @@ def test_published_spring_2017_figure():
     to always_roll(4) would do better (about 0.8436): the figure is the self-play optimum's."""
     rules = get_rules("hog-contest", pork_chop=False)
     optimal = exact.solve(rules).policy
-    assert exact.average_win_rate_exact(
-        rules, optimal, builtin(rules, "always_roll:4")
-    ) == pytest.approx(0.7757493759, abs=5e-11)
+    values = exact.evaluate(rules, optimal, builtin(rules, "always_roll:4"))
+    assert values.average == pytest.approx(0.7757493759, abs=5e-11)
 
 
 def test_pig_optimum_is_the_published_one():
@@ -486,23 +487,14 @@ def test_pig_optimum_is_the_published_one():
 def test_expected_turn_scores(name, sides):
     rule = "ones" if name == "hog-contest" else "one"
     expected = {n: sum(v * p for v, p in roll_distribution(n, sides, rule)) for n in range(1, 11)}
-    got = exact.expected_turn_scores(get_rules(name), sides)
+    got = expected_turn_scores(get_rules(name), sides)
     assert got == pytest.approx(expected, abs=1e-12)
 
 
 def test_expected_turn_scores_known_values():
-    scores = exact.expected_turn_scores(get_rules("hog-su21"))
+    scores = expected_turn_scores(get_rules("hog-su21"))
     assert scores[1] == pytest.approx(3.5)
     assert max(scores, key=scores.get) == 6  # the course's max_scoring_num_rolls answer
-
-
-def test_average_win_rate_exact_is_the_mean_of_both_seatings():
-    rules = get_rules("hog-su21")
-    a, b = builtin(rules, "more_boar_strategy"), builtin(rules, "always_roll:6")
-    values = exact.evaluate(rules, a, b)
-    assert exact.average_win_rate_exact(rules, a, b) == pytest.approx(
-        (values.first + values.second) / 2, abs=1e-15
-    )
 
 
 def test_reachable_search_reports_small_stacks_instead_of_overrunning():
@@ -512,7 +504,7 @@ def test_reachable_search_reports_small_stacks_instead_of_overrunning():
     policy = e.periodic(exact.table_policy(m, np.full(30 * 30, 4)))
     value = np.full(2 * e.n_keys, exact.UNSEEN)
     opened = np.empty(2 * e.n_keys, dtype=np.int64)
-    _, _, flag = exact._evaluate_reachable(e.rules, m.start, *policy, *policy, 8, value, opened)
+    _, _, flag = _evaluate_reachable(e.rules, m.start, *policy, *policy, 8, value, opened)
     assert flag == -2
     assert (value == exact.UNSEEN).all()  # what it opened is unseen again, for the next call
     table = np.full(30 * 30, 4)
@@ -527,7 +519,7 @@ def test_a_policy_without_a_period_is_swept_whole_and_agrees(monkeypatch):
     rules = get_rules("hog-su20", 30)
     m = rules.model
     # Without rows, as at the full goal, where the reference takes too long for a test.
-    monkeypatch.setattr(exact, "MAX_ROW_ENTRIES", 0)
+    monkeypatch.setattr(exact.rows, "MAX_ROW_ENTRIES", 0)
     monkeypatch.delitem(m.__dict__, "_exact_engine", raising=False)
     rng = np.random.default_rng(5)
     table_a, table_b = rng.integers(0, 11, 30 * 30), rng.integers(0, 11, 30 * 30)

@@ -1,0 +1,74 @@
+"""The exact engine: win probabilities by dynamic programming over a rule set's GameModel.
+
+Values are always from the side of the player to move: the chance that the player to move at
+state ``x`` wins (a tie counts half). States are visited level by level, successors first; a
+level whose transitions can stay inside it (a zero roll in Greed, a lost turn in Pig) is
+iterated until no value moves by more than ``TOLERANCE``.
+
+The engine is generic over rule sets. What makes it fast:
+
+* Rows. When a model's outcomes fit in memory, every (state, choice) is resolved once into a
+  *row*: the value of the outcomes that end the game, plus the outcomes that continue it, each
+  a successor and a signed probability. Rows are stored choice by choice in the order states
+  are solved, so a pass over one strategy's choices reads memory front to back, and the sum
+  over a row keeps four partial sums, so it is not one long chain of dependent additions.
+* One value array. The values of both players (or of the solver and its opponent) sit side by
+  side, ``w[2 * x]`` and ``w[2 * x + 1]``. An outcome is stored as ``2 * y + 1`` when the other
+  player moves next, ``2 * y`` when the same player moves again: the first player reads
+  ``w[to]``, the second ``w[to ^ 1]``, with no branch, and the two values of a state share a
+  cache line.
+* Reachable states only. A model too large for rows (hog-su20 with its Feral Hogs state) is
+  evaluated by a depth-first search from the start that visits only the states the two
+  strategies can reach, as a memoised recursion would, without recursion or Python.
+* Shared choice values. A model may declare ``q_keys``, a key for each (state, choice): states
+  and choices with equal keys have the same outcomes, so the value of a choice is computed once
+  per key (in hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
+* Levels in parallel. When no outcome stays in its level (hog-su20: every turn raises the sum
+  of the scores), the solver splits each level between numba's threads.
+* Whole rolls at once. A model may resolve all values of a roll with one call (``resolve_row``)
+  and key a run of (state, choice) pairs with one call: a call through a function pointer
+  costs more than the rule it runs.
+
+Policies come in two shapes: a decision table indexed by observation (what a strategy sees), or
+a per-state policy (what the solver finds when a state holds more than the strategy sees). The
+kernels take both as ``table[index[x]]``: the index is the model's observation map or the
+identity.
+
+The kernel families live apart: ``rows`` (resolving a model into rows; the engine),
+``evaluation`` (two fixed strategies), ``solving`` (optimal play) and ``analysis`` (how often
+states occur, the value of each choice); ``core`` holds what they share.
+"""
+
+from hogbench.exact.analysis import choice_values, observation_values, reach
+from hogbench.exact.core import MAX_ROW_ENTRIES, TIE_MARGIN, TOLERANCE, UNSEEN
+from hogbench.exact.evaluation import (
+    Policy,
+    SeatValues,
+    evaluate,
+    evaluate_many,
+    evaluate_policies,
+    state_policy,
+    table_policy,
+)
+from hogbench.exact.rows import engine
+from hogbench.exact.solving import Solution, solve
+
+__all__ = [
+    "MAX_ROW_ENTRIES",
+    "TIE_MARGIN",
+    "TOLERANCE",
+    "UNSEEN",
+    "Policy",
+    "SeatValues",
+    "Solution",
+    "choice_values",
+    "engine",
+    "evaluate",
+    "evaluate_many",
+    "evaluate_policies",
+    "observation_values",
+    "reach",
+    "solve",
+    "state_policy",
+    "table_policy",
+]

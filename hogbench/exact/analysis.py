@@ -1,0 +1,226 @@
+"""Analysis: how often each state occurs under two strategies, and the value of each choice
+where a strategy chooses (what ``solve`` explains and ``analyze`` reports)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from hogbench.errors import HogbenchError
+from hogbench.exact.core import (
+    _FAST,
+    F8,
+    I8,
+    MEMO,
+    ROWS,
+    RULES,
+    TOLERANCE,
+    new_memo,
+    pair,
+    resolve_all,
+    resolved_value,
+    row_sum,
+)
+from hogbench.exact.evaluation import Policy
+from hogbench.exact.rows import engine
+from hogbench.jit import kernel
+from hogbench.rules.base import OTHER, SAME, RuleSet, widest_roll
+
+
+@kernel(
+    types.int64(
+        RULES, ROWS, I8, I8, types.int32[::1], I8, types.boolean, I8, I8, I8, I8, F8,
+        types.float64, types.int64,
+    ),
+)  # fmt: skip
+def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b,
+           r, tol, max_sweeps):  # fmt: skip
+    """Expected visits to each state with A (r[2x]) and B (r[2x+1]) to move, from the masses
+    given in R.
+
+    States are taken predecessors first (the model's order backwards); states no one reaches
+    are skipped. In an acyclic model one pass moves all mass on (a move may stay in its level,
+    as a Pork Chop does, but then to a state earlier in the order). Inside a cyclic level the
+    visits solve r = inflow + (moves within the level) r, by iteration, and then the level's
+    mass moves on. Returns -1, or the level that did not converge (the pair can loop without
+    end).
+    """
+    roll_kind, resolve, _, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
+    _, row_ptr, _, row_to, row_p = rows
+    n = len(order)
+    has_rows = len(row_ptr) > 1
+    c0 = choices[0]
+    width = widest_roll(dist_ptr)
+    codes = np.empty(width, dtype=np.int64)
+    to = np.empty(width, dtype=np.int64)  # a continuing outcome, as in row_to
+    ps = np.empty(width)
+    spans = len(level_ptr) - 1 if cyclic else 1  # acyclic: the whole order in one pass
+    for level in range(spans - 1, -1, -1):
+        lo, hi = (level_ptr[level], level_ptr[level + 1]) if cyclic else (0, n)
+        size = hi - lo
+        inflow = np.empty(2 * size if cyclic else 0)
+        if cyclic:
+            for i in range(lo, hi):
+                inflow[2 * (i - lo)] = r[2 * order[i]]
+                inflow[2 * (i - lo) + 1] = r[2 * order[i] + 1]
+        # phase 0 (cyclic levels only, repeated): moves within the level; phase 1: out of it
+        sweep = 0
+        phase = 0 if cyclic else 1
+        while phase < 2:
+            new = inflow.copy()
+            for i in range(hi - 1, lo - 1, -1):
+                x = order[i]
+                for seat in range(2):
+                    mass = r[2 * x + seat]
+                    if mass == 0.0:
+                        continue
+                    c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
+                    m = 0
+                    if has_rows:
+                        row = (c - c0) * n + i
+                        for j in range(row_ptr[row], row_ptr[row + 1]):
+                            to[m] = row_to[j]
+                            ps[m] = abs(row_p[j])
+                            m += 1
+                    else:
+                        k = roll_kind(params, x, c)
+                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                        resolve_all(
+                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                        )
+                        for d in range(d0, d1):
+                            code = codes[d - d0]
+                            if code & 7 == OTHER or code & 7 == SAME:
+                                to[m] = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                                ps[m] = dist_prob[d]
+                                m += 1
+                    for j in range(m):
+                        y = to[j] >> 1
+                        slot = to[j] ^ seat  # 2y + the seat that moves at y
+                        inside = cyclic and level_of[y] == level
+                        if phase == 0 and inside:
+                            new[2 * (position[y] - lo) + (slot & 1)] += mass * ps[j]
+                        elif phase == 1 and not inside:
+                            r[slot] += mass * ps[j]
+            if phase == 1:
+                break
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                for seat in range(2):
+                    delta = max(delta, abs(new[2 * (i - lo) + seat] - r[2 * x + seat]))
+                    r[2 * x + seat] = new[2 * (i - lo) + seat]
+            sweep += 1
+            if delta < tol:
+                phase = 1
+            elif sweep >= max_sweeps:
+                return level
+    return -1
+
+
+@kernel(
+    types.float64[:, ::1](RULES, ROWS, I8, I8, I8, F8, F8, types.int64, MEMO),
+    fastmath=_FAST,
+)
+def _choice_values(rules, rows, order, observation, tab, weight, w, n_obs, memo):
+    """Values of choices for the mover at the states of ORDER, from values W (w[2y]: the mover
+    to move at y, w[2y+1]: the other player).
+
+    With N_OBS = 0: out[x, 0] is the value of the policy's choice tab[observation[x]] (pass the
+    identity as OBSERVATION for a per-state policy). Otherwise: out[o, i] sums weight[x] times
+    the value of choices[i] over the states x of observation o that have weight.
+    """
+    roll_kind, resolve, q_keys, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
+    _, row_ptr, row_const, row_to, row_p = rows
+    n = len(order)
+    has_rows = len(row_ptr) > 1
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    values, _ = memo
+    per_obs = n_obs > 0
+    asked = choices.copy()  # the choices valued at a state (its policy's one, without N_OBS)
+    at = np.empty(len(asked), dtype=np.int64)
+    key_of = np.full(len(asked), -1, dtype=np.int64)
+    out = np.zeros((n_obs, len(choices)) if per_obs else (len(w) // 2, 1))
+    for i in range(n):
+        x = order[i]
+        if per_obs and weight[x] <= 0.0:
+            continue
+        asked_here = len(choices) if per_obs else 1
+        if not per_obs:
+            asked[0] = tab[observation[x]]
+        if not has_rows and len(values):
+            at[:] = x
+            q_keys(params, at, asked, 0, asked_here, key_of)
+        for ci in range(asked_here):
+            c = asked[ci]
+            if has_rows:
+                q = row_sum((c - choices[0]) * n + i, 0, w, row_ptr, row_const, row_to, row_p)
+            else:
+                key = key_of[ci]
+                q = values[key] if key >= 0 else -1.0
+                if q < 0.0:
+                    q = resolved_value(
+                        x, c, 0, w, roll_kind, resolve, resolve_row, by_row, params, dist_ptr,
+                        dist_value, dist_prob, codes,
+                    )  # fmt: skip
+                    if key >= 0:
+                        values[key] = q
+            if per_obs:
+                out[observation[x], ci] += weight[x] * q
+            else:
+                out[x, 0] = q
+    return out
+
+
+def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]:
+    """Chance of each state occurring with A (resp. B) to move, averaged over both seatings.
+
+    In acyclic models a state occurs at most once in a game, so these are probabilities; in
+    cyclic ones they are expected numbers of visits.
+    """
+    m = rules.model
+    e = engine(m)
+    r = np.zeros(2 * m.n_states)
+    r[2 * m.start] += 0.5
+    r[2 * m.start + 1] += 0.5
+    stuck = _reach(
+        e.rules, e.rows, m.order, m.level_ptr, e.level_of, e.position, m.cyclic, a.table,
+        a.index, b.table, b.index, r, TOLERANCE, 100_000,
+    )  # fmt: skip
+    if stuck >= 0:
+        raise HogbenchError(
+            f"{rules.name}: this pair of strategies can loop without end (level {stuck})"
+        )
+    return r[0::2].copy(), r[1::2].copy()
+
+
+def choice_values(
+    rules: RuleSet, policy: Policy, v_self: np.ndarray, v_other: np.ndarray, memo=None
+) -> np.ndarray:
+    """At each state, the mover's chance of winning with POLICY's choice there, when the values
+    afterwards are V_SELF (the mover to move) and V_OTHER (the opponent to move). MEMO: a
+    Solution's memo, when these are its values."""
+    m = rules.model
+    e = engine(m)
+    out = _choice_values(
+        e.rules, e.rows, m.order, policy.index, policy.table, np.zeros(0), pair(v_self, v_other),
+        0, memo if memo is not None else new_memo(e.n_keys),
+    )  # fmt: skip
+    return out[:, 0].copy()
+
+
+def observation_values(
+    rules: RuleSet, weight: np.ndarray, v_self: np.ndarray, v_other: np.ndarray, memo=None
+) -> np.ndarray:
+    """W[o, i]: sum over the states x of observation o of weight[x] * Q(x, choices[i]). MEMO: a
+    Solution's memo, when V_SELF and V_OTHER are its values."""
+    m = rules.model
+    e = engine(m)
+    n_obs = int(np.prod(rules.obs_shape))
+    return _choice_values(
+        e.rules, e.rows, m.order, m.observation, np.zeros(1, np.int64),
+        np.ascontiguousarray(weight, dtype=np.float64), pair(v_self, v_other), n_obs,
+        memo if memo is not None else new_memo(e.n_keys),
+    )  # fmt: skip

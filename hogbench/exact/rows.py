@@ -1,0 +1,224 @@
+"""Rows: every (state, choice) of a model resolved once into its outcomes, and the engine
+(a model prepared for the kernels, built once per model and kept on it)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import types
+
+from hogbench.exact.core import (
+    F8,
+    I4,
+    I8,
+    MAX_ROW_ENTRIES,
+    RESOLVE_T,
+    ROLL_KIND_T,
+    UNSEEN,
+    Rows,
+    RuleFunctions,
+    no_keys,
+    no_row,
+)
+from hogbench.jit import kernel
+from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, divider
+
+if TYPE_CHECKING:
+    from hogbench.exact.evaluation import Policy
+
+
+@kernel(types.int64(ROLL_KIND_T, I8, I8, I8, I8, types.int64))
+def _count_entries(roll_kind, params, order, choices, dist_ptr, limit):
+    """The outcomes of every (state, choice), or the first count above LIMIT."""
+    total = 0
+    for x in order:
+        for c in choices:
+            k = roll_kind(params, x, c)
+            total += dist_ptr[k + 1] - dist_ptr[k]
+        if total > limit:
+            return total
+    return total
+
+
+@kernel(types.int64(ROLL_KIND_T, RESOLVE_T, I8, I8, I8, I8, I8, types.int64))
+def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, limit):
+    """The entries rows really store (outcomes after which someone moves again), or the first
+    count above LIMIT."""
+    total = 0
+    for x in order:
+        for c in choices:
+            k = roll_kind(params, x, c)
+            for d in range(dist_ptr[k], dist_ptr[k + 1]):
+                kind = resolve(params, x, c, dist_value[d]) & 7
+                total += kind == OTHER or kind == SAME
+        if total > limit:
+            return total
+    return total
+
+
+@kernel(
+    types.Tuple((I8, F8, I4, F8))(ROLL_KIND_T, RESOLVE_T, I8, I8, I8, I8, I8, F8, types.int64),
+)
+def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, dist_prob, size):
+    """Rows for every (choice, position in ORDER): row ci * n + i, for at most SIZE entries.
+
+    row_const is the mover's value from outcomes that need no successor value: wins, half of
+    ties, and the 1 in each ``1 - v`` of an outcome where the other player moves next. Then per
+    continuing outcome: row_to = 2 * successor + (1 if the other player moves next), row_p =
+    its probability, negative when the other player moves next (its value counts as 1 - v).
+    """
+    n = len(order)
+    nc = len(choices)
+    row_ptr = np.zeros(n * nc + 1, dtype=np.int64)
+    row_const = np.zeros(n * nc)
+    to = np.empty(size, dtype=np.int32)
+    prob = np.empty(size)
+    m = 0
+    for ci in range(nc):
+        c = choices[ci]
+        for i in range(n):
+            x = order[i]
+            k = roll_kind(params, x, c)
+            const = 0.0
+            for d in range(dist_ptr[k], dist_ptr[k + 1]):
+                code = resolve(params, x, c, dist_value[d])
+                kind = code & 7
+                p = dist_prob[d]
+                if kind == WIN:
+                    const += p
+                elif kind == TIE:
+                    const += 0.5 * p
+                elif kind == OTHER:
+                    const += p
+                    to[m] = 2 * (code >> 3) + 1
+                    prob[m] = -p
+                    m += 1
+                elif kind == SAME:
+                    to[m] = 2 * (code >> 3)
+                    prob[m] = p
+                    m += 1
+            row_const[ci * n + i] = const
+            row_ptr[ci * n + i + 1] = m
+    return row_ptr, row_const, to[:m].copy(), prob[:m].copy()
+
+
+@dataclass
+class _Workspace:
+    """Buffers of the reachable-states search, kept between calls (see _evaluate_reachable)."""
+
+    value: np.ndarray
+    opened: np.ndarray
+
+
+@dataclass
+class _Engine:
+    """A model prepared for the kernels, built once per model and kept on it."""
+
+    rules: tuple  # the compiled rule functions and their tables (RULES)
+    rows: tuple  # the rows (ROWS); row_ptr has one entry when the model has none
+    n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
+    identity: np.ndarray  # the index of a per-state policy
+    observation_period: int  # P if the model's observation of state x is x % P, else 0
+    level_of: np.ndarray  # state -> its level (-1: never played)
+    position: np.ndarray  # state -> its position in the model's order (-1: never played)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _workspace: _Workspace | None = None
+    _values: np.ndarray | None = None
+
+    def values(self) -> np.ndarray:
+        """A zeroed value array for a sweep, the same memory every call: fresh memory costs a
+        page fault per page on first touch, here more than an evaluation of hog-su21."""
+        if self._values is None:
+            self._values = np.zeros(2 * len(self.identity))
+        else:
+            self._values[:] = 0.0
+        return self._values
+
+    @property
+    def has_rows(self) -> bool:
+        return len(self.rows[1]) > 1
+
+    def __getstate__(self) -> dict:
+        # A model may be pickled with its engine: the lock and the buffers stay behind.
+        return {
+            k: v for k, v in self.__dict__.items() if k not in ("lock", "_workspace", "_values")
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, lock=threading.Lock(), _workspace=None, _values=None)
+
+    def workspace(self, nodes: int) -> _Workspace:
+        if self._workspace is None:
+            value = np.full(nodes, UNSEEN)
+            self._workspace = _Workspace(value, np.empty(nodes, np.int64))
+        return self._workspace
+
+    def periodic(self, policy: Policy) -> tuple[np.ndarray, int, int]:
+        """POLICY as _evaluate_reachable takes it: table, period, multiplier."""
+        return policy.table, policy.period, divider(policy.period, len(self.identity))
+
+
+def _period(index: np.ndarray) -> int:
+    """P when index[x] == x % P for every x, else 0."""
+    period = int(index.max()) + 1
+    return period if np.array_equal(index, np.arange(len(index)) % period) else 0
+
+
+def engine(model: GameModel) -> _Engine:
+    """The kernels' view of MODEL (rows included when they fit), cached on the model."""
+    cached = model.__dict__.get("_exact_engine")
+    if cached is not None:
+        return cached
+    m = model
+    assert np.array_equal(m.choices, np.arange(m.choices[0], m.choices[0] + len(m.choices))), (
+        "choices must be consecutive integers"
+    )
+    q_keys = m.q_keys
+    limit = 2 * MAX_ROW_ENTRIES
+    size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, limit)
+    if MAX_ROW_ENTRIES < size <= limit:
+        # Ends of the game fold into each row's constant and take no room, so a model a little
+        # too large may still fit by its continuing outcomes. Counting those costs a resolve
+        # per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes continue), so
+        # only a model within a factor of two is counted, and the count stops at the limit.
+        size = _count_continuing(
+            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+            MAX_ROW_ENTRIES,
+        )  # fmt: skip
+    if size <= MAX_ROW_ENTRIES:
+        rows = _build_rows(
+            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+            m.dist_prob, size,
+        )  # fmt: skip
+    else:
+        rows = (np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32), np.zeros(0))
+    level_of = np.full(m.n_states, -1, dtype=np.int32)
+    for level in range(len(m.level_ptr) - 1):
+        level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
+    position = np.full(m.n_states, -1, dtype=np.int64)
+    position[m.order] = np.arange(len(m.order))
+    built = _Engine(
+        rules=RuleFunctions(
+            m.roll_kind,
+            m.resolve,
+            q_keys or no_keys,
+            m.resolve_row or no_row,
+            m.resolve_row is not None,
+            m.params,
+            m.dist_ptr,
+            m.dist_value,
+            m.dist_prob,
+            m.choices,
+        ),  # fmt: skip
+        rows=Rows(m.choices, *rows),
+        n_keys=m.n_keys if q_keys is not None else 0,
+        identity=np.arange(m.n_states, dtype=np.int64),
+        observation_period=_period(m.observation),
+        level_of=level_of,
+        position=position,
+    )
+    m.__dict__["_exact_engine"] = built  # a frozen dataclass still has a __dict__
+    return built
