@@ -1,7 +1,9 @@
 """A class-sized exact round robin: 200 submissions, every pair, tables made from files.
 
-The entrants are random variations of the course's cutoff strategies (Piggy Points cutoff, dice,
-More Boar or not, more dice when far behind), written as .py files in a temporary folder and
+The entrants are random variations of the course's cutoff strategies (for hog-su21: Piggy
+Points cutoff, dice, More Boar or not, more dice when far behind; for greed (``--rules greed``):
+a target score, dice by distance to it, a last-turn rule, as in the course's sample
+strategies), written as .py files in a temporary folder and
 loaded through the sandbox with an empty table cache, so making the tables is part of the time.
 The script prints the time to load, the time to play every pair, pairs per second, and the
 engine's own time per pair (summed over pairs) beside the wall time per pair, which shows what
@@ -10,6 +12,7 @@ process tree (sampled); and, in the same run, the time of a plain memoised recur
 course's rules written out, from bench/exact.py) on a few of the same pairs, with the ratio.
 
     python bench/tournament.py [--entrants 200] [--jobs 2] [--reference-pairs 3]
+    python bench/tournament.py --rules greed --entrants 100
 """
 
 from __future__ import annotations
@@ -51,21 +54,46 @@ def final_strategy(score, opponent_score):
 '''
 
 
-def write_entrants(folder: Path, n: int, seed: int) -> list[str]:
+GREED_TEMPLATE = '''"""Generated Greed entrant {k}: aim at {target}, {per} points a die."""
+
+
+def myStrategy(myscore, theirscore, last):
+    if last:
+        if myscore > theirscore:
+            return 0
+        return max(1, (theirscore - myscore) // {per} + 1)
+    if myscore >= {target} and myscore > theirscore + {lead}:
+        return 0
+    return max(1, min({most}, (100 - myscore) // {per}))
+'''
+
+
+def write_entrants(folder: Path, n: int, seed: int, rules: str = "hog-su21") -> list[str]:
     """N distinct generated strategy files in FOLDER; returns their paths."""
     rng = random.Random(seed)
     seen: set[tuple] = set()
     paths = []
     while len(paths) < n:
-        params = (rng.random() < 0.5, rng.randint(5, 12), rng.randint(3, 8), rng.randint(5, 60))
+        if rules == "greed":
+            params = (
+                rng.randint(70, 98),
+                rng.randint(3, 6),
+                rng.randint(0, 15),
+                rng.randint(4, 30),
+            )
+        else:
+            params = (rng.random() < 0.5, rng.randint(5, 12), rng.randint(3, 8), rng.randint(5, 60))
         if params in seen:
             continue
         seen.add(params)
-        boar, cutoff, num_rolls, behind = params
         path = folder / f"entrant_{len(paths):03}.py"
-        style = "More Boar" if boar else "Piggy Points"
-        path.write_text(
-            TEMPLATE.format(
+        if rules == "greed":
+            target, per, lead, most = params
+            text = GREED_TEMPLATE.format(k=len(paths), target=target, per=per, lead=lead, most=most)
+        else:
+            boar, cutoff, num_rolls, behind = params
+            style = "More Boar" if boar else "Piggy Points"
+            text = TEMPLATE.format(
                 k=len(paths),
                 style=style,
                 boar=boar,
@@ -73,7 +101,7 @@ def write_entrants(folder: Path, n: int, seed: int) -> list[str]:
                 num_rolls=num_rolls,
                 behind=behind,
             )
-        )
+        path.write_text(text)
         paths.append(str(path))
     return paths
 
@@ -134,15 +162,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # An empty table cache: loading every file through the sandbox is part of the run.
         os.environ["HOGBENCH_CACHE"] = str(Path(tmp) / "cache")
-        from hogbench import report
+        from hogbench import views
         from hogbench import tournament as tm
         from hogbench.rules import get_rules
 
         rules = get_rules(args.rules)
         folder = Path(tmp) / "submissions"
         folder.mkdir()
-        specs = write_entrants(folder, args.entrants, args.seed)
-        progress = report.PairProgress(Console(stderr=True))
+        specs = write_entrants(folder, args.entrants, args.seed, args.rules)
+        progress = views.PairProgress(Console(stderr=True))
         start = time.perf_counter()
         slots = tm.load_slots(specs, rules, args.jobs, progress)
         loaded = time.perf_counter() - start
