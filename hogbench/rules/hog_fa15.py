@@ -48,7 +48,13 @@ from __future__ import annotations
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
 from hogbench.rules.base import Builtin
-from hogbench.rules.hog_contest import MAX_DICE, PORK_CHOP, HogContest, other
+from hogbench.rules.hog_contest import (  # noqa: F401  (the course's names, re-exported)
+    MAX_DICE,
+    PORK_CHOP,
+    HogContest,
+    always_roll,
+    other,
+)
 from hogbench.rules.hog_fa13 import free_bacon
 from hogbench.rules.hog_sp16 import hogtimus_prime
 
@@ -128,16 +134,6 @@ def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE, pork_chop=Fa
         score0, score1 = (opponent, score) if who else (score, opponent)
         who = other(who)
     return score0, score1
-
-
-def always_roll(n):
-    """Return a strategy that always rolls N dice (-1: a Pork Chop, then 10 dice)."""
-    assert PORK_CHOP <= n <= MAX_DICE
-
-    def strategy(score, opponent_score):
-        return n
-
-    return strategy
 
 
 def bacon_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS):
