@@ -290,20 +290,22 @@ def final_strategy(score, opponent_score):
 # Wild), row ZERO_DICE_KIND is Free Bacon and row CHOP_KIND a Pork Chop (both: value 0, certain).
 # Dice rows hold the turn's points after Hogtimus Prime.
 #
-# params (int64), all tables computed by calling the course functions above:
+# params (int64), all tables computed by calling the course functions above (or a term's own,
+# for the terms built on this model: hog-fa15):
 #   [GOAL]          goal
 #   [PORK]          1 when Pork Chop is on
-#   [SCORE_ROWS]    number of mover scores the swap table covers (goal + most points in a turn)
-#   [BACON_AT]      offset of bacon[opponent_score]             = take_turn(0, opponent_score)
-#   [WILD_AT]       offset of wild[score * goal + opponent]     = Hog Wild at these scores
-#   [SWAP_AT]       offset of swap[score * goal + opponent]     = is_swap(score, opponent)
+#   [PIGGY]         1 for Piggy Back: a turn of dice scoring 0 gives the opponent the dice rolled
+#   [OPP_ROWS]      number of opponent scores the swap table covers (goal, + 10 with Piggy Back)
+#   [BACON_AT]      offset of bacon[opponent_score]                 = take_turn(0, opponent_score)
+#   [WILD_AT]       offset of wild[score * goal + opponent]         = Hog Wild at these scores
+#   [SWAP_AT]       offset of swap[score * OPP_ROWS + opponent]     = is_swap(score, opponent)
 
 FACES = {six_sided: (1, 2, 3, 4, 5, 6), four_sided: (1, 2, 3, 4)}
 WILD_KINDS = MAX_DICE  # four-sided rows start here
 ZERO_DICE_KIND = 2 * MAX_DICE
 CHOP_KIND = ZERO_DICE_KIND + 1
-GOAL, PORK, SCORE_ROWS, BACON_AT, WILD_AT, SWAP_AT = range(6)
-HEADER = 6
+GOAL, PORK, PIGGY, OPP_ROWS, BACON_AT, WILD_AT, SWAP_AT = range(7)
+HEADER = 7
 
 
 @jit()
@@ -341,19 +343,33 @@ def _resolve(params, state, choice, value):
         # The scores swap: the opponent moves next with the mover's score as theirs.
         return outcome(_encode(params, scores, opponent_used, 1), OTHER)
     score, opponent = scores // goal, scores % goal
-    score += params[params[BACON_AT] + opponent] if choice == 0 else value
-    if params[params[SWAP_AT] + score * goal + opponent]:
+    if choice == 0:
+        score += params[params[BACON_AT] + opponent]
+    elif value == 0 and params[PIGGY]:  # Piggy Back: the opponent gains the dice rolled
+        opponent += MAX_DICE if choice == PORK_CHOP else choice
+    else:
+        score += value
+    if params[params[SWAP_AT] + score * params[OPP_ROWS] + opponent]:
         score, opponent = opponent, score
     if score >= goal:
         return WIN
-    if opponent >= goal:  # a swap handed the opponent the goal
+    if opponent >= goal:  # a swap (or Piggy Back) handed the opponent the goal
         return LOSE
     return outcome(_encode(params, opponent * goal + score, opponent_used, used), OTHER)
 
 
 class HogContest(RuleSet):
+    """The contest's game; a term of Hog Wild, Hogtimus Prime and Pork Chop names its own course
+    functions here (hog-fa15 adds Piggy Back) and shares the model."""
+
     name = "hog-contest"
     dice_points = staticmethod(pig_out)
+    take_turn = staticmethod(take_turn)
+    free_bacon = staticmethod(free_bacon)
+    select_dice = staticmethod(select_dice)
+    is_swap = staticmethod(is_swap)
+    #: Piggy Back: a turn of dice that scores 0 gives the opponent the number of dice rolled
+    piggy_back = False
     hidden_state = "whether each player has used their Pork Chop"
     title = "Hog contest, CS 61A (with Pork Chop)"
     strategy_args = ("score", "opponent_score")
@@ -380,25 +396,35 @@ class HogContest(RuleSet):
     def describe_choice(self, choice: int) -> str:
         return "Pork Chop (-1)" if choice == PORK_CHOP else f"roll {choice}"
 
+    def _four_sided(self, score: int, opponent: int) -> bool:
+        return self.select_dice(score, opponent) is four_sided
+
     def build_model(self) -> GameModel:
         goal = self.goal
         pork = bool(self.options["pork_chop"])
+
+        def turn_points(outcomes):  # what take_turn scores when the dice show OUTCOMES
+            return self.take_turn(len(outcomes), 0, make_test_dice(*outcomes))
+
         rows = [
-            dice_distribution(n, FACES[dice], _turn_points)
+            dice_distribution(n, FACES[dice], turn_points)
             for dice in (six_sided, four_sided)
             for n in range(1, MAX_DICE + 1)
         ]
+        # Every turn of dice scores, or under Piggy Back gives the opponent, at least 1 point.
+        assert self.piggy_back or min(min(row) for row in rows) >= 1
         rows += [{0: 1.0}, {0: 1.0}]  # Free Bacon, Pork Chop
         ptr, values, probs = distribution_table(rows)
 
-        bacon = [take_turn(0, o) for o in range(goal)]
-        wild = [select_dice(s, o) is four_sided for s in range(goal) for o in range(goal)]
+        bacon = [self.take_turn(0, o) for o in range(goal)]
+        wild = [self._four_sided(s, o) for s in range(goal) for o in range(goal)]
         score_rows = goal + max(max(bacon), int(values.max()))
-        swap = [is_swap(s, o) for s in range(score_rows) for o in range(goal)]
+        opp_rows = goal + (MAX_DICE if self.piggy_back else 0)
+        swap = [self.is_swap(s, o) for s in range(score_rows) for o in range(opp_rows)]
         bacon_at = HEADER
         wild_at = bacon_at + len(bacon)
         swap_at = wild_at + len(wild)
-        header = [goal, int(pork), score_rows, bacon_at, wild_at, swap_at]
+        header = [goal, int(pork), int(self.piggy_back), opp_rows, bacon_at, wild_at, swap_at]
         params = np.array(header + bacon + wild + swap, dtype=np.int64)
 
         per_scores = 4 if pork else 1
@@ -406,9 +432,11 @@ class HogContest(RuleSet):
         states = np.arange(n_states, dtype=np.int64)
         observation = states // per_scores
         used = (states >> 1 & 1) + (states & 1) if pork else np.zeros_like(states)
-        # Levels by the sum of the scores: every other turn adds at least 1 point, and Swine Swap
-        # keeps the sum. A Pork Chop keeps the sum too but uses one more chop, so within a level
-        # states with more chops used come first: a chop's successor is solved before it.
+        # Levels by the sum of the scores: every other turn adds at least 1 point (to the
+        # opponent under Piggy Back), and Swine Swap keeps the sum. A Pork Chop keeps the sum
+        # too but uses one more chop, so within a level states with more chops used come first:
+        # a chop's successor is solved before it.
+        assert min(bacon) >= 1
         order, level_ptr = levels_by_key(observation // goal + observation % goal, -used)
         # A strategy sees only the scores; its representative state is the one in which nobody
         # has used their Pork Chop yet (every game starts there, and there a -1 is a Pork Chop).
@@ -445,22 +473,27 @@ class HogContest(RuleSet):
             events.append(f"Pork Chop already used: rolling {MAX_DICE} dice")
         if num_rolls == 0:
             dice = ()
-            points = free_bacon(opponent)
+            points = self.free_bacon(opponent)
             events.append(f"Free Bacon: {points} point{'s' * (points != 1)}")
         else:
-            dice_kind = select_dice(score, opponent)
-            if dice_kind is four_sided:
+            four = self._four_sided(score, opponent)
+            if four:
                 events.append("Hog Wild: four-sided dice")
-            dice = tuple(rng.choice(FACES[dice_kind]) for _ in range(num_rolls))
-            points = pig_out(dice)
+            dice = tuple(
+                rng.choice(FACES[four_sided if four else six_sided]) for _ in range(num_rolls)
+            )
+            points = self.dice_points(dice)
             plural = "s" * (points != 1)
             events.append(f"Pig Out! {points} point{plural}" if 1 in dice else f"{points} points")
         if is_prime(points):
             events.append(f"Hogtimus Prime: {points} → {next_prime(points)}")
             points = next_prime(points)
         value = points if num_rolls else 0  # resolve adds Free Bacon itself
+        if self.piggy_back and num_rolls and points == 0:
+            opponent += num_rolls
+            events.append(f"Piggy Back: {num_rolls} point{'s' * (num_rolls != 1)} to the opponent")
         score += points
-        if is_swap(score, opponent):
+        if self.is_swap(score, opponent):
             score, opponent = opponent, score
             events.append("Swine Swap!")
         code = int(m.resolve(m.params, state, choice, value))
@@ -495,11 +528,6 @@ class HogContest(RuleSet):
                 " pork_chop_strategy:margin=20,cutoff=8,num_rolls=6",
             )
         return found
-
-
-def _turn_points(outcomes) -> int:
-    """The points take_turn scores when the dice show OUTCOMES (test dice replaying them)."""
-    return take_turn(len(outcomes), 0, make_test_dice(*outcomes))
 
 
 def _bind(strategy, cutoff, num_rolls):

@@ -17,6 +17,7 @@ from hogbench.rules import (
     hog_contest,
     hog_fa13,
     hog_fa14,
+    hog_fa15,
     hog_fa17,
     hog_fa18,
     hog_fa19,
@@ -193,6 +194,31 @@ def contest_turn(state, num_rolls):
     return _gather(out)
 
 
+def _fa15_roll(num_rolls, dice):
+    """Fall 2015's turn score of a roll: Pig Out's 0, then Hogtimus Prime."""
+    return hog_fa15.take_turn(num_rolls, 0, dice)
+
+
+def fa15_turn(state, num_rolls):
+    """Pork Chop (-1: swap, once; later -1 rolls 10), else the course's take_turn on Hog Wild's
+    dice, Piggy Back (a turn of 0 points gives the other player the dice rolled), then is_swap."""
+    mover, other, chopped, _ = state
+    if num_rolls == -1 and not chopped:
+        return {(other, mover, 1, False): 1.0}
+    num_rolls = 10 if num_rolls == -1 else num_rolls
+    sides = _wild_sides(hog_fa15)(mover, other)
+    if num_rolls == 0:
+        points = {hog_fa15.take_turn(0, other): 1.0}
+    else:
+        points = roll_distribution(_fa15_roll, num_rolls, sides)
+    out = []
+    for x, p in points.items():
+        new, theirs = mover + x, other + (num_rolls if x == 0 else 0)
+        swapped = hog_fa15.is_swap(new, theirs)
+        out.append((((theirs, new) if swapped else (new, theirs)) + (chopped, False), p))
+    return _gather(out)
+
+
 def feral_dice(num_rolls, points):
     return num_rolls
 
@@ -216,6 +242,7 @@ REFERENCE_TURNS = {
     "hog-sp20": feral_term(hog_sp20, feral_points),
     "hog-fa19": feral_term(hog_fa19, feral_dice),
     "hog-contest": contest_turn,
+    "hog-fa15": fa15_turn,
 }
 #: Rule sets that are another's rules under a term's name
 SAME_RULES = {
