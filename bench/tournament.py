@@ -162,8 +162,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # An empty table cache: loading every file through the sandbox is part of the run.
         os.environ["HOGBENCH_CACHE"] = str(Path(tmp) / "cache")
-        from hogbench import views
         from hogbench import tournament as tm
+        from hogbench import views
         from hogbench.rules import get_rules
 
         rules = get_rules(args.rules)
