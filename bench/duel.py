@@ -90,7 +90,9 @@ def main() -> None:
     hogbench_engine(rules, a, b, 1000, 0)  # load compiled kernels and the model once
 
     goal = rules.goal
-    tables = [[[int(t[1][s * goal + o]) for o in range(goal)] for s in range(goal)] for t in (a, b)]
+    tables = [
+        [[int(t.choices[s * goal + o]) for o in range(goal)] for s in range(goal)] for t in (a, b)
+    ]
     course_rates, stripped_rates, table_rates, our_rates = [], [], [], []
     for _ in range(args.repeat):
         course_rates.append(course_loop(args.course_games))
