@@ -9,7 +9,7 @@ skeleton's):
 * Pig Out. ``roll_dice``: "Return the sum of the outcomes unless any of the outcomes is 1. In
   that case, return the number of 1's rolled." (ok test: 4 dice of 1, 2, 3, 1 score 2.)
 * Free Bacon. Rolling 0 dice scores 1 + the larger digit of the opponent's score (ok tests:
-  ``take_turn(0, 24)`` is 5, boosted to 7).
+  the Free Bacon of 24 is 5, boosted to 7).
 * Hogtimus Prime and When Pigs Fly. ``take_turn`` "Also implements the Hogtimus Prime and When
   Pigs Fly rules": a prime turn score becomes the next prime, and then the turn scores at most
   25 minus the number of dice rolled (ok tests: ``take_turn(10, 0, make_test_dice(5))`` is 15,
@@ -30,9 +30,10 @@ Readings: the order in a turn is the dice in play (re-rolled under Hog Wild), Pi
 Prime, When Pigs Fly, the points added, Swine Swap, as the ok tests require. Pork Chop is part
 of the game, not a contest option: the skeleton's ``play`` keeps ``dice_swapped`` and its
 ``check_strategy`` accepts -1, and the ok tests play -1. A Pork Chop's point is followed by the
-Swine Swap check like any turn (no course test decides it). The dice in play are shared by both
-players and hidden from strategies, which see the two scores. The course's strategies use
-``take_turn(0, ...)`` (Hogtimus Prime included), as hog-sp16's.
+Swine Swap check like any turn: no course test decides it, and the three students' ``play`` found
+(Muchen-W/cs61a-16fall, gandirapp/CS61A-Fall-2016, hacker0sean/CS61A-2016) all do so. The dice in
+play are shared by both players and hidden from strategies, which see the two scores. The
+course's strategies use ``take_turn(0, ...)`` (Hogtimus Prime included), as hog-sp16's.
 """
 
 from __future__ import annotations
