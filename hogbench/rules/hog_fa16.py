@@ -38,31 +38,22 @@ course's strategies use ``take_turn(0, ...)`` (Hogtimus Prime included), as hog-
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from math import factorial, prod
 
-import numpy as np
-
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
-from hogbench.jit import jit
 from hogbench.rules.base import (
     LOSE,
     MAX_DICE,
-    OTHER,
     WIN,
     Builtin,
     GameModel,
     Step,
     check_int_choice,
-    outcome,
-    resolve_signature,
-    roll_kind_signature,
-    score_sum_model,
 )
 from hogbench.rules.hog_contest import always_roll  # noqa: F401  (-1 to 10 dice)
-from hogbench.rules.hog_fa13 import SwapTerm, free_bacon, is_swap, other
+from hogbench.rules.hog_fa13 import SwapTerm, exchange_model, free_bacon, is_swap, other
 from hogbench.rules.hog_sp16 import bacon_strategy, hogtimus_prime, swap_strategy
 
 GOAL_SCORE = 100
@@ -137,12 +128,9 @@ def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE):
     return score0, score1
 
 
-# The engines' model: state = four-sided * goal^2 + score * goal + opponent (the dice in play
-# are hidden, shared by both players). Roll kinds: 0-9 six-sided dice, 10 Free Bacon, then
-# 1-10 dice of each other kind (six-sided re-rolled, four-sided, four-sided re-rolled), then
-# Pork Chop; a row holds take_turn's points. params [goal, bacon[opponent] ..., wild[score *
-# goal + opponent] ..., swap[score * goal + opponent] ...].
-PORK_KIND = 4 * MAX_DICE + 1
+# The engines' model: hog-fa13's for dice exchanged by a -1 (the dice in play are hidden, shared
+# by both players), its variants six-sided, six-sided re-rolled, four-sided, four-sided
+# re-rolled, each row holding take_turn's points.
 
 
 def dice_faces(sides, rerolled):
@@ -167,37 +155,6 @@ def turn_rows(faces):
             row[points] = row.get(points, 0.0) + ways * prod(faces[f] for f in combo)
         rows.append(row)
     return rows
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    goal = params[0]
-    area = goal * goal
-    if choice == 0:
-        return MAX_DICE
-    if choice == PORK_CHOP:
-        return PORK_KIND
-    variant = 2 * (state // area) + params[1 + goal + state % area]
-    return choice - 1 if variant == 0 else variant * MAX_DICE + choice
-
-
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    goal = params[0]
-    area = goal * goal
-    four, score, opponent = state // area, (state % area) // goal, state % goal
-    if choice == 0:
-        value = params[1 + opponent]
-    if choice == PORK_CHOP:
-        four = 1 - four
-    score += value
-    if params[1 + goal + area + score * goal + opponent]:
-        score, opponent = opponent, score
-    if score >= goal:
-        return WIN
-    if opponent >= goal:
-        return LOSE
-    return outcome(four * area + opponent * goal + score, OTHER)
 
 
 class HogFa16(SwapTerm):
@@ -238,18 +195,12 @@ class HogFa16(SwapTerm):
 
     def build_model(self) -> GameModel:
         goal = self.goal
-        rows = [*turn_rows(dice_faces(6, False)), {0: 1.0}]
-        for sides, rerolled in ((6, True), (4, False), (4, True)):
-            rows += turn_rows(dice_faces(sides, rerolled))
-        rows.append({1: 1.0})  # Pork Chop
+        variants = [turn_rows(dice_faces(sides, re)) for sides in (6, 4) for re in (False, True)]
         bacon = [take_turn(0, o) for o in range(goal)]
         wild = [
             int(select_dice(s, o, False) is not six_sided) for s in range(goal) for o in range(goal)
         ]
-        score_rows = goal + max(*bacon, *(max(row) for row in rows))
-        swap = [int(is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
-        model = score_sum_model(goal, rows, [goal, *bacon, *wild, *swap], _roll_kind, _resolve, 2)
-        return dataclasses.replace(model, choices=np.arange(PORK_CHOP, MAX_DICE + 1))
+        return exchange_model(goal, variants, bacon, wild, is_swap)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         m, four = self.model, state >= self.goal * self.goal

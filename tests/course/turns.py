@@ -177,6 +177,16 @@ def _fa16_take_turn(faces):
     return roll
 
 
+def _swapped(course, mover, other, points, shared):
+    """Each of POINTS added to the mover, then the course's is_swap; SHARED kept by both."""
+    out = []
+    for x, p in points.items():
+        new = mover + x
+        scores = (other, new) if course.is_swap(new, other) else (new, other)
+        out.append(((*scores, shared, shared, False), p))
+    return _gather(out)
+
+
 def fa16_turn(state, num_rolls):
     """Pork Chop (-1: 1 point, the dice in play exchanged for both players), else the course's
     select_dice (four-sided when exchanged, re-rolled under Hog Wild) and take_turn; then the
@@ -193,12 +203,20 @@ def fa16_turn(state, num_rolls):
         if dice not in (hog_fa16.six_sided, hog_fa16.four_sided):  # Hog Wild re-rolls
             faces = _fa16_virtual_die(sides)
         points = roll_distribution(_fa16_take_turn(faces), num_rolls, len(faces))
-    out = []
-    for x, p in points.items():
-        new = mover + x
-        scores = (other, new) if hog_fa16.is_swap(new, other) else (new, other)
-        out.append(((*scores, four, four, False), p))
-    return _gather(out)
+    return _swapped(hog_fa16, mover, other, points, four)
+
+
+def fa13_ham_hijinks_turn(state, num_rolls):
+    """hog-fa13 with its contest's Ham Hijinks: -1 scores 1 point and exchanges the dice for both
+    players, else Free bacon or the dice of the course's exchanged_dice; then is_swap."""
+    mover, other, exchanged, _ = state
+    if num_rolls == -1:
+        points, exchanged = {1: 1.0}, 1 - exchanged
+    else:
+        dice = hog_fa13.exchanged_dice(mover, other, exchanged)
+        sides = 4 if dice is hog_fa13.four_sided else 6
+        points = _points(hog_fa13, num_rolls, hog_fa13.free_bacon(other), sides)
+    return _swapped(hog_fa13, mover, other, points, exchanged)
 
 
 def feral_term(course, remember, feral=True):
