@@ -15,6 +15,10 @@ from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 
 COURSE = __import__("pathlib").Path(__file__).parent / "files" / "course"
+TERMS = COURSE.parent / "terms"
+#: term -> the built-in its student-style file's final_strategy is (terms whose files are loaded
+#: in their own term tests are not repeated here)
+TERM_FILES = {"hog-fa16": "swap_strategy:margin=7,num_rolls=5"}
 
 
 @pytest.fixture(params=["bwrap", "off"])
@@ -32,6 +36,17 @@ def test_a_course_file_loads_and_is_the_strategy_it_writes(name, mode):
     entrant = load_entrant(str(COURSE / name), rules, cache=False)
     same = load_entrant("piggypoints_strategy:cutoff=8,num_rolls=6", rules)
     assert entrant.table is not None and entrant.function == "final_strategy"
+    assert (entrant.table.choices == same.table.choices).all()
+
+
+@pytest.mark.parametrize("term", TERM_FILES)
+def test_a_term_file_loads_and_is_the_strategy_it_writes(term, mode):
+    """A student's file of the term, in its skeleton's shape (its dice and ucb imports, its
+    check_strategy calls at import), loads as written and answers for every pair of scores."""
+    rules = get_rules(term)
+    entrant = load_entrant(str(TERMS / term / "hog.py"), rules, cache=False)
+    assert entrant.function == "final_strategy"
+    same = load_entrant(TERM_FILES[term], rules)
     assert (entrant.table.choices == same.table.choices).all()
 
 

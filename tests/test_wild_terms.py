@@ -5,6 +5,7 @@ included), and a student file loaded as written."""
 from __future__ import annotations
 
 import doctest
+import random
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +13,10 @@ import pytest
 
 from hogbench import exact
 from hogbench.dice import make_test_dice
+from hogbench.errors import IllegalChoice, UsageError
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_fa13, hog_fa14, hog_sp15
-from tests.course.turns import reference_turn
+from tests.course.turns import fa13_ham_hijinks_turn, reference_turn
 from tests.reference import win_chance
 
 STUDENT = Path(__file__).parent / "files" / "terms" / "hog-fa14" / "hog.py"
@@ -104,3 +106,81 @@ def test_a_student_file_of_fall_2014_loads_as_written():
     entrant = load_entrant(str(STUDENT), rules, cache=False)
     same = load_entrant("swap_strategy:margin=7,num_rolls=4", rules)
     assert (entrant.table.choices == same.table.choices).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# The Fall 2013 and Spring 2014 contest's Ham Hijinks (option ham_hijinks)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_contest_sample_game_of_ham_hijinks(monkeypatch):
+    """The contest page's sample game: Player 0 rolls -1 (1 to 0); Player 1 rolls 2 four-sided
+    dice for 6 (1 to 6); Player 0 rolls 4 six-sided dice under Hog wild for 13 (14 to 6); Player
+    1 rolls -1, exchanging the dice again and invoking Swine swap (7 to 14); Player 0 would next
+    roll four-sided dice because of Hog wild. Here that roll is 3 four-sided dice of 3, to 15."""
+    monkeypatch.setattr(hog_fa13, "six_sided", make_test_dice(3, 3, 3, 4))
+    monkeypatch.setattr(hog_fa13, "four_sided", make_test_dice(3))
+    moves = ([-1, 4, 3], [2, -1])
+
+    def scripted(who):
+        turns = iter(moves[who])
+        return lambda score, opponent: next(turns)
+
+    game = hog_fa13.play(scripted(0), scripted(1), goal=15, ham_hijinks=True)
+    assert game == (16, 14)
+    assert hog_fa13.exchanged_dice(7, 14, False) is hog_fa13.four_sided
+
+
+def test_ham_hijinks_is_an_option_of_fall_2013_and_spring_2014_only():
+    for name in ("hog-fa13", "hog-sp14"):
+        with pytest.raises(IllegalChoice):
+            get_rules(name).choice(-1)
+        assert get_rules(name, ham_hijinks=True).choice(-1) == -1
+    for name in ("hog-fa14", "hog-sp15"):
+        with pytest.raises(UsageError):
+            get_rules(name, ham_hijinks=True)
+
+
+@pytest.mark.parametrize("a, b", [("swap_strategy", "always_roll:5"), ("always_roll:-1", None)])
+def test_ham_hijinks_agrees_with_a_plain_recursion(a, b):
+    """The model with the dice exchanged (hidden, shared) against the reference recursion over
+    the course functions, on course strategies and on random tables of -1 to 6 dice."""
+    rules = get_rules("hog-fa13", ham_hijinks=True)
+    rng = np.random.default_rng(17)
+    table_a = load_entrant(a, rules).table.choices
+    table_b = load_entrant(b, rules).table.choices if b else rng.integers(-1, 7, 10000)
+
+    def strategy(table):
+        return lambda score, opponent: int(table[score * 100 + opponent])
+
+    values = exact.evaluate(rules, table_a, table_b)
+    first = win_chance(fa13_ham_hijinks_turn, strategy(table_a), strategy(table_b), 100)
+    second = 1 - win_chance(fa13_ham_hijinks_turn, strategy(table_b), strategy(table_a), 100)
+    assert values.first == pytest.approx(first, abs=1e-12)
+    assert values.second == pytest.approx(second, abs=1e-12)
+
+
+def test_ham_hijinks_narration_follows_the_course_functions():
+    """Watched turns roll the course's exchanged_dice and land where the model says."""
+    rules = get_rules("hog-fa13", ham_hijinks=True)
+    m, area = rules.model, rules.goal * rules.goal
+    rng = random.Random(11)
+    for _ in range(500):
+        state, choice = rng.randrange(m.n_states), rng.randrange(-1, 11)
+        step = rules.play_step(state, choice, random.Random(rng.random()))
+        score, opponent = rules.scores(state)
+        dice = hog_fa13.exchanged_dice(score, opponent, state >= area)
+        assert set(step.dice) <= set(range(1, 5 if dice is hog_fa13.four_sided else 7))
+        value = {-1: 1, 0: 0}.get(choice, hog_fa13.pig_out(step.dice))
+        assert step.code == m.resolve(m.params, state, choice, value)
+
+
+def test_ham_hijinks_through_the_cli():
+    from typer.testing import CliRunner
+
+    from hogbench.cli import app
+
+    args = ["watch", "always_roll:-1", "swap_strategy", "--rules", "hog-fa13", "--goal", "30"]
+    shown = CliRunner().invoke(app, [*args, "--option", "ham_hijinks=true", "--seed", "4"])
+    assert shown.exit_code == 0, shown.output
+    assert "Ham Hijinks: 1 point, the dice exchanged" in shown.output

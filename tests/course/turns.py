@@ -8,16 +8,21 @@ A rule set added to hogbench adds its turn here; the contract test fails for one
 
 from __future__ import annotations
 
-from collections import defaultdict
+import itertools
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from math import gcd
 from types import ModuleType
 
+from hogbench.dice import make_test_dice
 from hogbench.rules import (
     hog_contest,
     hog_fa13,
     hog_fa14,
     hog_fa15,
+    hog_fa16,
     hog_fa17,
     hog_fa18,
     hog_fa19,
@@ -150,6 +155,71 @@ def sp16_turn(state, num_rolls):
     return _gather(out)
 
 
+@cache
+def _fa16_virtual_die(sides):
+    """A die of the course's reroll as a fair die with more faces: every pair of outcomes of a
+    fair SIDES-sided die replayed through hog_fa16.reroll, and the outcomes' counts divided by
+    their greatest common divisor (the re-rolled six-sided die is a fair die of 12 faces)."""
+    counts = Counter(
+        hog_fa16.reroll(make_test_dice(*pair))()
+        for pair in itertools.product(range(1, sides + 1), repeat=2)
+    )
+    unit = gcd(*counts.values())
+    return tuple(face for face in sorted(counts) for _ in range(counts[face] // unit))
+
+
+@cache
+def _fa16_take_turn(faces):
+    """The course's take_turn with a fair die of len(FACES) faces showing FACES."""
+
+    def roll(num_rolls, dice):
+        return hog_fa16.take_turn(num_rolls, 0, lambda: faces[dice() - 1])
+
+    return roll
+
+
+def _swapped(course, mover, other, points, shared):
+    """Each of POINTS added to the mover, then the course's is_swap; SHARED kept by both."""
+    out = []
+    for x, p in points.items():
+        new = mover + x
+        scores = (other, new) if course.is_swap(new, other) else (new, other)
+        out.append(((*scores, shared, shared, False), p))
+    return _gather(out)
+
+
+def fa16_turn(state, num_rolls):
+    """Pork Chop (-1: 1 point, the dice in play exchanged for both players), else the course's
+    select_dice (four-sided when exchanged, re-rolled under Hog Wild) and take_turn; then the
+    course's is_swap."""
+    mover, other, four, _ = state
+    if num_rolls == -1:
+        points, four = {1: 1.0}, 1 - four
+    elif num_rolls == 0:
+        points = {hog_fa16.take_turn(0, other): 1.0}
+    else:
+        dice = hog_fa16.select_dice(mover, other, bool(four))
+        sides = 4 if four else 6
+        faces = tuple(range(1, sides + 1))
+        if dice not in (hog_fa16.six_sided, hog_fa16.four_sided):  # Hog Wild re-rolls
+            faces = _fa16_virtual_die(sides)
+        points = roll_distribution(_fa16_take_turn(faces), num_rolls, len(faces))
+    return _swapped(hog_fa16, mover, other, points, four)
+
+
+def fa13_ham_hijinks_turn(state, num_rolls):
+    """hog-fa13 with its contest's Ham Hijinks: -1 scores 1 point and exchanges the dice for both
+    players, else Free bacon or the dice of the course's exchanged_dice; then is_swap."""
+    mover, other, exchanged, _ = state
+    if num_rolls == -1:
+        points, exchanged = {1: 1.0}, 1 - exchanged
+    else:
+        dice = hog_fa13.exchanged_dice(mover, other, exchanged)
+        sides = 4 if dice is hog_fa13.four_sided else 6
+        points = _points(hog_fa13, num_rolls, hog_fa13.free_bacon(other), sides)
+    return _swapped(hog_fa13, mover, other, points, exchanged)
+
+
 def feral_term(course, remember, feral=True):
     """Free Bacon or dice, Feral Hogs on the mover's hidden (REMEMBER(num_rolls, points) is what
     the mover keeps for next time; FERAL off: no bonus), then is_swap (su20, sp20: points; fa19:
@@ -238,6 +308,7 @@ REFERENCE_TURNS = {
     "hog-fa14": swap_term(hog_fa14, _wild_sides(hog_fa14)),
     "hog-sp15": sp15_turn,
     "hog-sp16": sp16_turn,
+    "hog-fa16": fa16_turn,
     "hog-su20": feral_term(hog_su20, feral_points),
     "hog-sp20": feral_term(hog_sp20, feral_points),
     "hog-fa19": feral_term(hog_fa19, feral_dice),
