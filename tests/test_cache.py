@@ -81,3 +81,34 @@ def test_cache_info_and_clear_through_the_cli(root):
     assert cache.entries() == [] and (root / cache.SECRET).exists()  # the key stays
     shown = runner.invoke(app, ["cache", "info"]).stdout
     assert "total 0.0 MB of 500.0 MB" in shown
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "source"),
+    [
+        ("hog-su21", "def final_strategy(score, opponent_score):\n    return 4 + score % 3\n"),
+        ("pig", "def strategy(score, opponent_score, turn_total):\n    return turn_total < 20\n"),
+        ("greed", "def myStrategy(myscore, theirscore, last):\n    return 0 if last else 3\n"),
+    ],
+)
+def test_a_file_is_judged_once_then_read_from_the_cache(
+    root, tmp_path, monkeypatch, rules_name, source
+):
+    """Every game's verdict is kept: the second load runs no worker (Pig's tables hold the
+    engine's 0 and 1, which are not answers a Pig strategy may give, and were once judged
+    again as answers, so a Pig or Big Pig file was never read back)."""
+    from hogbench import sandbox
+    from hogbench.loading import load_entrant
+    from hogbench.rules import get_rules
+
+    path = tmp_path / "player.py"
+    path.write_text(source)
+    rules = get_rules(rules_name, 30)
+    first = load_entrant(str(path), rules)
+
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a worker ran for a file whose verdict is cached")
+
+    monkeypatch.setattr(sandbox, "collect_answers", no_worker)
+    again = load_entrant(str(path), rules)
+    assert np.array_equal(first.table.choices, again.table.choices)
