@@ -542,7 +542,8 @@ class _Worker:
         bwrap = _sandbox(options)
         self.isolated = bwrap is not None
         self.longest = longest
-        self.buffer = b""
+        self.buffer = bytearray()  # appended to in place: a table's answers are megabytes
+        self.scanned = 0  # how much of the buffer holds no newline
         self.closed = False
         self.status: int | None = None
         self.cpu_budget: float | None = None  # CPU seconds the worker may use, in all
@@ -611,15 +612,18 @@ class _Worker:
 
     def receive(self, deadline: float) -> dict | None:
         """The next message (a one-key dict), or None when the worker closed its pipe."""
-        while b"\n" not in self.buffer:
+        while (end := self.buffer.find(b"\n", self.scanned)) < 0:
+            self.scanned = len(self.buffer)
             self._wait(self.res, select.POLLIN, deadline)
-            chunk = os.read(self.res, 1 << 16)
+            chunk = os.read(self.res, 1 << 20)
             if not chunk:
                 return None
             self.buffer += chunk
             if len(self.buffer) > self.longest:
                 raise _Malformed("a message longer than any answer")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        self.scanned = 0
         try:
             message = json.loads(line)
         except ValueError:

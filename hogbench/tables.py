@@ -126,8 +126,12 @@ def table_from_answers(
         distinct, inverse = np.unique(np.array(first), return_inverse=True)
         lookup = np.array([verdicts[(kind, kind(d))] for d in distinct], dtype=np.int64)
         choices = lookup[inverse.reshape(-1)]
-    else:
-        choices = np.fromiter((verdicts[_key(v)] for v in first), dtype=np.int64, count=n)
+    else:  # answers of several types: a verdict per answer, looked up without a Python loop
+        try:
+            keys = zip(map(type, first), first, strict=True)
+            choices = np.fromiter(map(verdicts.__getitem__, keys), dtype=np.int64, count=n)
+        except TypeError:  # an unhashable answer (its verdict is keyed by identity)
+            choices = np.fromiter((verdicts[_key(v)] for v in first), dtype=np.int64, count=n)
     return DecisionTable(rules.name, rules.goal, choices)
 
 
