@@ -571,3 +571,23 @@ def test_one_against_many_is_pair_by_pair(name):
         one = exact.evaluate(rules, a, b)
         assert got.first == pytest.approx(one.first, abs=1e-12)
         assert got.second == pytest.approx(one.second, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["pig", "big-pig"])
+def test_whole_turns_give_the_values_of_the_full_sweep(name):
+    """Pig and Big Pig list their turn starts, so a pair is evaluated on whole turns
+    (``exact.turns``); the sweep over every state (asked for per-state values) must agree, on
+    the course's strategies and on random tables."""
+    rules = get_rules(name, 30)
+    m = rules.model
+    size = int(np.prod(rules.obs_shape))
+    rng = np.random.default_rng(7)
+    tables = [builtin(rules, "hold_at:10"), builtin(rules, "hold_at:20")]
+    tables += [rng.integers(0, 2, size=size) for _ in range(2)]
+    for ta, tb in itertools.combinations(tables, 2):
+        a, b = exact.table_policy(m, ta), exact.table_policy(m, tb)
+        by_turns = exact.evaluate_policies(rules, a, b)
+        swept = exact.evaluate_policies(rules, a, b, values=True)
+        assert by_turns.v_a is None and swept.v_a is not None
+        assert by_turns.first == pytest.approx(swept.first, abs=TOL)
+        assert by_turns.second == pytest.approx(swept.second, abs=TOL)

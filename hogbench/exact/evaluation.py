@@ -411,6 +411,10 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
     e = engine(m)
+    if m.turn_starts is not None and not values:
+        from hogbench.exact.turns import evaluate_turns
+
+        return evaluate_turns(rules, a, b)
     if not e.has_rows and not m.cyclic and not values and a.period and b.period:
         n_keys = e.n_keys or m.n_states
         with e.lock:

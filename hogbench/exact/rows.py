@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -115,31 +116,63 @@ class _Workspace:
 
 @dataclass
 class _Engine:
-    """A model prepared for the kernels, built once per model and kept on it."""
+    """A model prepared for the kernels, built once per model and kept on it. Rows and the
+    per-state maps are built on first need: evaluating a pair of Pig or Big Pig tables by turns
+    (``exact.turns``) needs neither, and Big Pig's rows take 400 MB."""
 
-    rules: tuple  # the compiled rule functions and their tables (RULES)
-    rows: tuple  # the rows (ROWS); row_ptr has one entry when the model has none
+    model: GameModel = field(repr=False)
+    rules: RuleFunctions  # the compiled rule functions and their tables (RULES)
+    row_entries: int  # continuing outcomes of every (state, choice), counted to the limit
+    has_rows: bool  # whether the rows fit (row_entries <= MAX_ROW_ENTRIES when built)
     n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
-    identity: np.ndarray  # the index of a per-state policy
     observation_period: int  # P if the model's observation of state x is x % P, else 0
-    level_of: np.ndarray  # state -> its level (-1: never played)
-    position: np.ndarray  # state -> its position in the model's order (-1: never played)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
+
+    @functools.cached_property
+    def rows(self) -> Rows:
+        """The rows (ROWS); row_ptr has one entry when the model has none."""
+        m = self.model
+        if not self.has_rows:
+            return Rows(m.choices, np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32),
+                        np.zeros(0))  # fmt: skip
+        built = _build_rows(
+            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+            m.dist_prob, self.row_entries,
+        )  # fmt: skip
+        return Rows(m.choices, *built)
+
+    @functools.cached_property
+    def identity(self) -> np.ndarray:
+        """The index of a per-state policy."""
+        return np.arange(self.model.n_states, dtype=np.int64)
+
+    @functools.cached_property
+    def level_of(self) -> np.ndarray:
+        """State -> its level (-1: never played)."""
+        m = self.model
+        level_of = np.full(m.n_states, -1, dtype=np.int32)
+        for level in range(len(m.level_ptr) - 1):
+            level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
+        return level_of
+
+    @functools.cached_property
+    def position(self) -> np.ndarray:
+        """State -> its position in the model's order (-1: never played)."""
+        m = self.model
+        position = np.full(m.n_states, -1, dtype=np.int64)
+        position[m.order] = np.arange(len(m.order))
+        return position
 
     def values(self) -> np.ndarray:
         """A zeroed value array for a sweep, the same memory every call: fresh memory costs a
         page fault per page on first touch, here more than an evaluation of hog-su21."""
         if self._values is None:
-            self._values = np.zeros(2 * len(self.identity))
+            self._values = np.zeros(2 * self.model.n_states)
         else:
             self._values[:] = 0.0
         return self._values
-
-    @property
-    def has_rows(self) -> bool:
-        return len(self.rows[1]) > 1
 
     def __getstate__(self) -> dict:
         # A model may be pickled with its engine: the lock and the buffers stay behind.
@@ -158,7 +191,7 @@ class _Engine:
 
     def periodic(self, policy: Policy) -> tuple[np.ndarray, int, int]:
         """POLICY as _evaluate_reachable takes it: table, period, multiplier."""
-        return policy.table, policy.period, divider(policy.period, len(self.identity))
+        return policy.table, policy.period, divider(policy.period, self.model.n_states)
 
 
 def _period(index: np.ndarray) -> int:
@@ -168,7 +201,7 @@ def _period(index: np.ndarray) -> int:
 
 
 def engine(model: GameModel) -> _Engine:
-    """The kernels' view of MODEL (rows included when they fit), cached on the model."""
+    """The kernels' view of MODEL, cached on the model (its rows are built on first need)."""
     cached = model.__dict__.get("_exact_engine")
     if cached is not None:
         return cached
@@ -188,19 +221,8 @@ def engine(model: GameModel) -> _Engine:
             m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
             MAX_ROW_ENTRIES,
         )  # fmt: skip
-    if size <= MAX_ROW_ENTRIES:
-        rows = _build_rows(
-            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
-            m.dist_prob, size,
-        )  # fmt: skip
-    else:
-        rows = (np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32), np.zeros(0))
-    level_of = np.full(m.n_states, -1, dtype=np.int32)
-    for level in range(len(m.level_ptr) - 1):
-        level_of[m.order[m.level_ptr[level] : m.level_ptr[level + 1]]] = level
-    position = np.full(m.n_states, -1, dtype=np.int64)
-    position[m.order] = np.arange(len(m.order))
     built = _Engine(
+        model=m,
         rules=RuleFunctions(
             m.roll_kind,
             m.resolve,
@@ -213,12 +235,10 @@ def engine(model: GameModel) -> _Engine:
             m.dist_prob,
             m.choices,
         ),  # fmt: skip
-        rows=Rows(m.choices, *rows),
+        row_entries=size,
+        has_rows=size <= MAX_ROW_ENTRIES,
         n_keys=m.n_keys if q_keys is not None else 0,
-        identity=np.arange(m.n_states, dtype=np.int64),
         observation_period=_period(m.observation),
-        level_of=level_of,
-        position=position,
     )
     m.__dict__["_exact_engine"] = built  # a frozen dataclass still has a __dict__
     return built

@@ -130,6 +130,11 @@ class GameModel:
     #: True when no outcome stays in its level (every move leads to a level solved before):
     #: the solver may then take a level's states in any order, several at once.
     independent_levels: bool = False
+    #: Optional: the states a turn can begin in, in the order's order, when a turn is a chain
+    #: of rolls (SAME moves down the order, never to another turn start) that ends by handing
+    #: the turn to one of them or by ending the game. A pair of tables is then evaluated on
+    #: whole turns (``exact.turns``): Pig and Big Pig, whose turn totals are most of the states.
+    turn_starts: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         # The engines take numba dispatchers; a rule module names them before numba is loaded.

@@ -354,6 +354,7 @@ class BigPig(RuleSet):
             dist_value=values,
             dist_prob=probs,
             choices=np.array([HOLD, ROLL], dtype=np.int64),
+            turn_starts=order[order % cap == 0],  # turn total 0
             canonical=canonical,
         )
 

@@ -334,6 +334,7 @@ class Pig(RuleSet):
             dist_value=values,
             dist_prob=probs,
             choices=np.array([HOLD, ROLL], dtype=np.int64),
+            turn_starts=order[order % goal == 0],  # turn total 0
         )
 
     def builtins(self) -> dict[str, Builtin]:

@@ -1,0 +1,274 @@
+"""Evaluation by whole turns, for games whose turns are chains of rolls (Pig, Big Pig).
+
+In Pig a turn is many decisions (roll or hold at each turn total), and the state space is
+mostly those decisions: Big Pig has 4.5 million states, of which 30,000 begin a turn. A model
+that lists its ``turn_starts`` (the states a turn can begin in) is evaluated here on those
+alone. For one decision table, each turn start's turn is followed through its rolls (the
+table's choice at each, the outcomes resolved on the spot) to the distribution of how the turn
+ends: the other player's turn starts, with the turn's points banked or lost, or the end of the
+game. That is a row per turn start, like the engine's rows but for a whole turn; a pair of
+tables is then evaluated on those rows, level by level as the engine's sweeps go (a lost turn
+hands the round back to its start, so levels are cyclic, and extrapolated as in
+``evaluation``).
+
+A table's turn rows take some megabytes and a fraction of a second to make, and are kept (a
+few per model), so a tournament makes them once per entrant; the model's full rows, which
+``solve`` uses, are never built for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+from numba import types
+
+from hogbench.errors import HogbenchError
+from hogbench.exact.core import (
+    _FAST,
+    F8,
+    I8,
+    MAX_SWEEPS,
+    RULES,
+    TOLERANCE,
+    resolve_all,
+)
+from hogbench.exact.evaluation import (
+    EXTRAPOLATE_AFTER,
+    Policy,
+    SeatValues,
+    _extrapolate,
+    _keep_level,
+    _level_width,
+)
+from hogbench.exact.rows import engine
+from hogbench.jit import kernel
+from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, widest_roll
+
+#: Tables whose turn rows a model keeps (a tournament's worker plays one entrant against many).
+KEPT_TABLES = 32
+
+
+@dataclass(frozen=True)
+class TurnRows:
+    """One table's turns: for turn start ``turn_starts[i]``, the mover's chance of winning is
+    const[i] plus, for each slot s in ptr[i]..ptr[i+1]-1, p[s] * w[to[s]], where w[2j + 1] is
+    the other player's value at turn start j (p is negative: a handed-on turn is won by the
+    mover when the other player loses it)."""
+
+    const: np.ndarray
+    ptr: np.ndarray
+    to: np.ndarray
+    p: np.ndarray
+
+
+@kernel(
+    types.Tuple((F8, I8, I8, F8))(RULES, I8, I8, I8, I8, I8, I8),
+    fastmath=_FAST,
+)
+def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
+    """Each turn start's turn under TABLE (choice table[index[x]] at state x), followed through
+    its rolls in decreasing position (a roll's successor lies earlier in the order) to the
+    distribution of its ends. STOP[0] is set to a state whose roll leads outside its turn or
+    back in it (the model does not have the shape this evaluation needs), else left -1."""
+    roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
+    n_states = len(position)
+    n_turns = len(turn_starts)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    mass = np.zeros(n_states)  # chance of reaching a state of the current turn
+    seen = np.zeros(n_states, dtype=np.bool_)
+    handed = np.zeros(n_turns)  # chance of handing the turn on to each turn start
+    found = np.empty(n_states, dtype=np.int64)  # the current turn's states
+    ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
+    const = np.zeros(n_turns)
+    ptr = np.zeros(n_turns + 1, dtype=np.int64)
+    to = np.empty(max(16, 8 * n_turns), dtype=np.int64)
+    p = np.empty(len(to))
+    m = 0
+    for i in range(n_turns):
+        x0 = turn_starts[i]
+        # Find the turn's states: every state a roll of this table leads to without ending it.
+        n_found = 1
+        found[0] = x0
+        seen[x0] = True
+        j = 0
+        while j < n_found:
+            x = found[j]
+            j += 1
+            c = table[index[x]]
+            k = roll_kind(params, x, c)
+            lo, hi = dist_ptr[k], dist_ptr[k + 1]
+            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
+            for d in range(hi - lo):
+                code = codes[d]
+                if code & 7 == SAME:
+                    y = code >> 3
+                    if position[y] >= position[x] or start_index[y] >= 0:
+                        stop[0] = x
+                        return const, ptr, to, p
+                    if not seen[y]:
+                        seen[y] = True
+                        found[n_found] = y
+                        n_found += 1
+        # Carry the turn's chances forward, in the order's reverse (successors come first).
+        order_found = np.argsort(-position[found[:n_found]])
+        mass[x0] = 1.0
+        win = 0.0
+        n_ended = 0
+        for r in range(n_found):
+            x = found[order_found[r]]
+            here = mass[x]
+            mass[x] = 0.0
+            seen[x] = False
+            if here == 0.0:
+                continue
+            c = table[index[x]]
+            k = roll_kind(params, x, c)
+            lo, hi = dist_ptr[k], dist_ptr[k + 1]
+            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
+            for d in range(lo, hi):
+                code = codes[d - lo]
+                kind = code & 7
+                q = here * dist_prob[d]
+                if kind == SAME:
+                    mass[code >> 3] += q
+                elif kind == OTHER:
+                    t = start_index[code >> 3]
+                    if t < 0:
+                        stop[0] = x
+                        return const, ptr, to, p
+                    if handed[t] == 0.0:
+                        ended[n_ended] = t
+                        n_ended += 1
+                    handed[t] += q
+                elif kind == WIN:
+                    win += q
+                elif kind == TIE:
+                    win += 0.5 * q
+        # The turn's row: handing the turn on with chance q is winning with q * (1 - theirs).
+        if m + n_ended > len(to):
+            grown = max(2 * len(to), m + n_ended)
+            to = np.concatenate((to[:m], np.empty(grown - m, dtype=np.int64)))
+            p = np.concatenate((p[:m], np.empty(grown - m)))
+        for e in range(n_ended):
+            t = ended[e]
+            win += handed[t]
+            to[m] = 2 * t + 1
+            p[m] = -handed[t]
+            handed[t] = 0.0
+            m += 1
+        const[i] = win
+        ptr[i + 1] = m
+    return const, ptr, to[:m].copy(), p[:m].copy()
+
+
+@kernel(
+    types.int64(F8, I8, I8, F8, F8, I8, I8, F8, I8, F8, types.float64),
+    fastmath=_FAST,
+)
+def _evaluate_turns(
+    const_a, ptr_a, to_a, p_a, const_b, ptr_b, to_b, p_b, level_ptr, w, tol
+):  # fmt: skip
+    """Fill w (w[2i]: A to move at turn start i, w[2i+1]: B) from the two tables' turn rows,
+    level by level, sweeping each until no value moves by TOL (extrapolated after a few
+    sweeps); return -1 or a level that did not converge."""
+    identity = np.arange(len(const_a))
+    width = _level_width(level_ptr)
+    first, second = np.empty(2 * width), np.empty(2 * width)
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for sweep in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                a = const_a[i]
+                for s in range(ptr_a[i], ptr_a[i + 1]):
+                    a += p_a[s] * w[to_a[s]]
+                b = const_b[i]
+                for s in range(ptr_b[i], ptr_b[i + 1]):
+                    b += p_b[s] * w[to_b[s] ^ 1]
+                delta = max(delta, abs(a - w[2 * i]), abs(b - w[2 * i + 1]))
+                w[2 * i] = a
+                w[2 * i + 1] = b
+            if delta < tol:
+                break
+            if sweep == EXTRAPOLATE_AFTER - 3:
+                _keep_level(identity, lo, hi, w, first)
+            elif sweep == EXTRAPOLATE_AFTER - 2:
+                _keep_level(identity, lo, hi, w, second)
+            elif sweep == EXTRAPOLATE_AFTER - 1:
+                _extrapolate(identity, lo, hi, w, first, second)
+        else:
+            return level
+    return -1
+
+
+@dataclass
+class _Turns:
+    """A model's turn starts as this evaluation takes them, and the tables' rows it keeps."""
+
+    start_index: np.ndarray  # state -> its index among the turn starts, -1 for the others
+    level_ptr: np.ndarray  # the turn starts' levels (they come in the model's order)
+    kept: OrderedDict
+
+
+def _turns(model: GameModel) -> _Turns:
+    cached = model.__dict__.get("_exact_turns")
+    if cached is not None:
+        return cached
+    starts = model.turn_starts
+    start_index = np.full(model.n_states, -1, dtype=np.int64)
+    start_index[starts] = np.arange(len(starts))
+    level = engine(model).level_of[starts]
+    if np.any(np.diff(level) < 0) or level[0] < 0:
+        raise HogbenchError("a model's turn starts must be played, in the order of its levels")
+    level_ptr = np.r_[0, np.flatnonzero(np.diff(level)) + 1, len(starts)].astype(np.int64)
+    built = _Turns(start_index, level_ptr, OrderedDict())
+    model.__dict__["_exact_turns"] = built
+    return built
+
+
+def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
+    """POLICY's turn rows, made once and kept (a few tables per model)."""
+    m = rules.model
+    e = engine(m)
+    turns = _turns(m)
+    key = (id(policy.index), hashlib.blake2b(policy.table.tobytes(), digest_size=16).digest())
+    rows = turns.kept.get(key)
+    if rows is not None:
+        turns.kept.move_to_end(key)
+        return rows
+    stop = np.full(1, -1, dtype=np.int64)
+    made = _turn_rows(
+        e.rules, m.turn_starts, turns.start_index, e.position, policy.table, policy.index, stop
+    )
+    if stop[0] >= 0:
+        raise HogbenchError(
+            f"{rules.name}: at {rules.describe_state(int(stop[0]))} a roll leaves its turn"
+            " other than by handing it on (the model's turn starts are not its turns)"
+        )
+    rows = TurnRows(*made)
+    turns.kept[key] = rows
+    if len(turns.kept) > KEPT_TABLES:
+        turns.kept.popitem(last=False)
+    return rows
+
+
+def evaluate_turns(rules: RuleSet, a: Policy, b: Policy) -> SeatValues:
+    """A's exact chances against B, in both seatings, from their turn rows."""
+    m = rules.model
+    turns = _turns(m)
+    ra, rb = turn_rows(rules, a), turn_rows(rules, b)
+    w = np.zeros(2 * len(m.turn_starts))
+    stuck = _evaluate_turns(
+        ra.const, ra.ptr, ra.to, ra.p, rb.const, rb.ptr, rb.to, rb.p, turns.level_ptr, w,
+        TOLERANCE,
+    )  # fmt: skip
+    if stuck >= 0:
+        raise HogbenchError(
+            f"{rules.name}: values did not converge within {MAX_SWEEPS} sweeps at level {stuck}"
+            " (a pair of strategies that can loop forever without progress?)"
+        )
+    at = int(turns.start_index[m.start])
+    return SeatValues(first=float(w[2 * at]), second=float(1.0 - w[2 * at + 1]), v_a=None, v_b=None)
