@@ -74,6 +74,8 @@ class DuelResult:
     decision: str | None = None  # --until-decided: above / below / undecided the threshold
     threshold: float | None = None
     sprt: dict | None = None  # --sprt: the test, its final LLR and verdict
+    #: exact, where a game may never end: the chance of that (a tie), A first and A second
+    never_ends: tuple[float, float] | None = None
 
     @property
     def total(self) -> Seat:
@@ -126,6 +128,8 @@ class DuelResult:
             data["decision"] = {"threshold": self.threshold, "result": self.decision}
         if self.sprt is not None:
             data["sprt"] = self.sprt
+        if self.never_ends is not None:
+            data["never_ends"] = dict(zip(("first", "second"), self.never_ends, strict=True))
         return data
 
 
@@ -182,11 +186,15 @@ def run_duel(
         from hogbench import exact_rows
 
         seatings = exact_rows.evaluate(rules, a.table.choices, b.table.choices)
+        never_ends = None
         if seatings is None:
             from hogbench import exact  # loaded only when asked: its kernels take a moment
 
             values = exact.evaluate(rules, a.table.choices, b.table.choices)
             seatings = values.first, values.second
+            if rules.turn_cap() is not None:  # a game may never end: how likely, a tie
+                pa, pb = (exact.table_policy(rules.model, e.table.choices) for e in (a, b))
+                never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
         return DuelResult(
             rules,
             a,
@@ -196,6 +204,7 @@ def run_duel(
             Seat(0, 0, 0, seatings[1]),
             None,
             time.perf_counter() - start,
+            never_ends=never_ends,
         )
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")

@@ -5,6 +5,14 @@ state ``x`` wins (a tie counts half). States are visited level by level, success
 level whose transitions can stay inside it (a zero roll in Greed, a lost turn in Pig) is
 iterated until no value moves by more than ``TOLERANCE``.
 
+A game that never ends (hog-sp22, where two 0-point turns repeat a state: a model's
+``may_never_end``) is a tie, so a value is the chance of winning plus half the chance that the
+game never ends, and the value after a turn is still 1 minus the opponent's value there. Such a
+model's cyclic levels start from 1/2, not 0: a closed loop then keeps 1/2 (each sweep gives
+1 - 1/2), and the rest converges to the same values as from any start, because the sweeps from
+1/2 add up exactly the chances of the games that end, and nothing for those that never do.
+``ending_chance`` gives the chance that a game ends.
+
 The engine is generic over rule sets. What makes it fast:
 
 * Rows. When a model's outcomes fit in memory, every (state, choice) is resolved once into a
@@ -63,6 +71,9 @@ from hogbench.rules.base import (
 )
 
 TOLERANCE = 1e-14
+#: A chance of ending below this is none: the game never ends from there (``reach``). Exactly
+#: 0 from a closed loop; a few roundings of 1 - p from a state whose every move leads into one.
+NEVER = 1e-12
 MAX_SWEEPS = 1_000_000
 #: Above this many continuing (state, choice, outcome) entries a model has no rows (12 bytes
 #: each, so at most about 480 MB); its choices are resolved on the spot. Big Pig at goal 100 has
@@ -699,11 +710,11 @@ def _solve_sweep(rules, order, level_ptr, cyclic, independent, tab_b, idx_b, aga
 @kernel(
     types.int64(
         _RULES, _ROWS, _i8, _i8, types.int32[::1], _i8, types.boolean, _i8, _i8, _i8, _i8, _f8,
-        types.float64, types.int64,
+        types.float64, types.int64, types.boolean[::1],
     ),
 )  # fmt: skip
 def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b,
-           r, tol, max_sweeps):  # fmt: skip
+           r, tol, max_sweeps, keep):  # fmt: skip
     """Expected visits to each state with A (r[2x]) and B (r[2x+1]) to move, from the masses
     given in R.
 
@@ -711,8 +722,8 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     are skipped. In an acyclic model one pass moves all mass on (a move may stay in its level,
     as a Pork Chop does, but then to a state earlier in the order). Inside a cyclic level the
     visits solve r = inflow + (moves within the level) r, by iteration, and then the level's
-    mass moves on. Returns -1, or the level that did not converge (the pair can loop without
-    end).
+    mass moves on. KEEP (empty, or a flag per r[i]) marks where mass arrives and stays. Returns
+    -1, or the level that did not converge (the pair can loop without end).
     """
     roll_kind, resolve, _, resolve_row, by_row = rules[:5]
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
@@ -742,7 +753,7 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
                 x = order[i]
                 for seat in range(2):
                     mass = r[2 * x + seat]
-                    if mass == 0.0:
+                    if mass == 0.0 or (len(keep) > 0 and keep[2 * x + seat]):
                         continue
                     c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
                     m = 0
@@ -785,6 +796,53 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
                 phase = 1
             elif sweep >= max_sweeps:
                 return level
+    return -1
+
+
+@kernel(
+    types.int64(_RULES, _ROWS, _i8, _i8, _i8, _i8, _i8, _i8, _f8, types.float64),
+)
+def _ending(rules, rows, order, level_ptr, tab_a, idx_a, tab_b, idx_b, e, tol):
+    """Fill e (e[2x]: A to move at x, e[2x+1]: B) with the chance that the game ends, for fixed
+    policies: the outcomes that end it, plus each continuing outcome's chance of ending, level
+    by level from 0 (a closed loop stays at 0). Returns -1, or a level that did not converge."""
+    roll_kind, resolve, _, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
+    _, row_ptr, _, row_to, row_p = rows
+    n = len(order)
+    has_rows = len(row_ptr) > 1
+    c0 = choices[0]
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for _ in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                for seat in range(2):
+                    c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
+                    total = 1.0  # less (1 - e) for each continuing outcome
+                    if has_rows:
+                        r = (c - c0) * n + i
+                        for j in range(row_ptr[r], row_ptr[r + 1]):
+                            total -= abs(row_p[j]) * (1.0 - e[row_to[j] ^ seat])
+                    else:
+                        k = roll_kind(params, x, c)
+                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                        _resolve_all(
+                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                        )
+                        for d in range(d0, d1):
+                            code = codes[d - d0]
+                            if code & 7 == OTHER or code & 7 == SAME:
+                                to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                                total -= dist_prob[d] * (1.0 - e[to ^ seat])
+                    delta = max(delta, abs(total - e[2 * x + seat]))
+                    e[2 * x + seat] = total
+            if delta < tol:
+                break
+        else:
+            return level
     return -1
 
 
@@ -867,17 +925,19 @@ class _Engine:
     observation_period: int  # P if the model's observation of state x is x % P, else 0
     level_of: np.ndarray  # state -> its level (-1: never played)
     position: np.ndarray  # state -> its position in the model's order (-1: never played)
+    start_value: float = 0.0  # where values start: 1/2 where a game may never end
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
 
     def values(self) -> np.ndarray:
-        """A zeroed value array for a sweep, the same memory every call: fresh memory costs a
-        page fault per page on first touch, here more than an evaluation of hog-su21."""
+        """A value array for a sweep at its start value, the same memory every call: fresh
+        memory costs a page fault per page on first touch, here more than an evaluation of
+        hog-su21."""
         if self._values is None:
-            self._values = np.zeros(2 * len(self.identity))
+            self._values = np.full(2 * len(self.identity), self.start_value)
         else:
-            self._values[:] = 0.0
+            self._values[:] = self.start_value
         return self._values
 
     @property
@@ -962,6 +1022,7 @@ def engine(model: GameModel) -> _Engine:
         observation_period=_period(m.observation),
         level_of=level_of,
         position=position,
+        start_value=0.5 if m.may_never_end else 0.0,
     )
     m.__dict__["_exact_engine"] = built  # a frozen dataclass still has a __dict__
     return built
@@ -1125,7 +1186,7 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     e = engine(m)
     if against is not None and not isinstance(against, Policy):
         against = table_policy(m, against)
-    w = np.zeros(2 * m.n_states)
+    w = np.full(2 * m.n_states, e.start_value)
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
     b = against if against is not None else Policy(none, none)
@@ -1145,30 +1206,88 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     _check_converged(rules, stuck)
     v_me = w[0::2].copy()
     v_opp = w[1::2].copy() if against is not None else v_me
+    if m.may_never_end:
+        _leave_loops(rules, policy, v_me, v_opp, against)
     keep = memo if e.n_keys and not m.cyclic else None
     return Solution(policy, v_me, v_opp, m.start, against, memo=keep)
+
+
+def _leave_loops(
+    rules: RuleSet, policy: np.ndarray, v_me: np.ndarray, v_opp: np.ndarray, against
+) -> None:
+    """Where a game may never end, make POLICY achieve the solved values. The solver takes the
+    earliest choice within TIE_MARGIN of the best, and a 0-point turn into a loop that the
+    other player would leave is worth exactly the state's own value (the play comes back to
+    it), so it ties with the way out and is taken, and then the game never ends. Where the
+    policy falls short of the values, this moves its choice to the next one within
+    TIE_MARGIN, until it does not (values are unchanged; at most one round per choice)."""
+    m = rules.model
+    zeros = np.zeros(m.n_states, dtype=np.int64)
+    q = np.stack(
+        [choice_values(rules, Policy(np.array([c]), zeros), v_me, v_opp) for c in m.choices],
+        axis=1,
+    )
+    best = q >= v_me[:, None] - TIE_MARGIN
+    for _ in range(len(m.choices)):
+        me = state_policy(m, policy)
+        played = evaluate_policies(rules, me, against if against is not None else me, values=True)
+        short = np.flatnonzero(played.v_a < v_me - 1e-9)
+        if len(short) == 0:
+            return
+        for x in short:
+            later = np.flatnonzero(best[x] & (m.choices > policy[x]))
+            if len(later):
+                policy[x] = m.choices[later[0]]
 
 
 def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]:
     """Chance of each state occurring with A (resp. B) to move, averaged over both seatings.
 
     In acyclic models a state occurs at most once in a game, so these are probabilities; in
-    cyclic ones they are expected numbers of visits.
+    cyclic ones they are expected numbers of visits. Where a game may never end (a model's
+    ``may_never_end``), a state with A to move from which the pair's game never ends
+    (``ending``) is counted until A first comes to it, and nothing after: the chance of that.
     """
     m = rules.model
     e = engine(m)
     r = np.zeros(2 * m.n_states)
     r[2 * m.start] += 0.5
     r[2 * m.start + 1] += 0.5
+    keep = np.zeros(0, dtype=np.bool_)
+    if m.may_never_end:
+        keep = np.zeros(2 * m.n_states, dtype=np.bool_)
+        keep[0::2] = ending(rules, a, b)[0] < NEVER
     stuck = _reach(
         e.rules, e.rows, m.order, m.level_ptr, e.level_of, e.position, m.cyclic, a.table,
-        a.index, b.table, b.index, r, TOLERANCE, 100_000,
+        a.index, b.table, b.index, r, TOLERANCE, 100_000, keep,
     )  # fmt: skip
     if stuck >= 0:
         raise HogbenchError(
             f"{rules.name}: this pair of strategies can loop without end (level {stuck})"
         )
     return r[0::2].copy(), r[1::2].copy()
+
+
+def ending(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]:
+    """The chance that a game of A against B ends, from each state with A to move and with B to
+    move: 1 everywhere but where a game may never end (a model's ``may_never_end``)."""
+    m = rules.model
+    e = engine(m)
+    chance = np.zeros(2 * m.n_states)
+    stuck = _ending(
+        e.rules, e.rows, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance,
+        TOLERANCE,
+    )  # fmt: skip
+    _check_converged(rules, stuck)
+    return chance[0::2].copy(), chance[1::2].copy()
+
+
+def ending_chance(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
+    """The chance that a game of A against B ends, A moving first and A moving second. The
+    rest is the chance of a game that never ends, a tie, which ``evaluate`` counts half."""
+    first, second = ending(rules, a, b)
+    start = rules.model.start
+    return float(first[start]), float(second[start])
 
 
 def choice_values(
