@@ -75,6 +75,8 @@ class DuelResult:
     decision: str | None = None  # --until-decided: above / below / undecided the threshold
     threshold: float | None = None
     sprt: dict | None = None  # --sprt: the test, its final LLR and verdict
+    #: exact, where a game may never end: the chance of that (a tie), A first and A second
+    never_ends: tuple[float, float] | None = None
 
     @property
     def total(self) -> Seat:
@@ -127,6 +129,8 @@ class DuelResult:
             data["decision"] = {"threshold": self.threshold, "result": self.decision}
         if self.sprt is not None:
             data["sprt"] = self.sprt
+        if self.never_ends is not None:
+            data["never_ends"] = dict(zip(("first", "second"), self.never_ends, strict=True))
         return data
 
 
@@ -179,7 +183,14 @@ def run_duel(
     )
     if played.exact:
         first, second = Seat(0, 0, 0, played.first), Seat(0, 0, 0, played.second)
-        return DuelResult(rules, a, b, True, first, second, None, time.perf_counter() - start)
+        never_ends = None
+        if rules.turn_cap() is not None:  # a game may never end: how likely (a tie)
+            from hogbench import exact
+
+            pa, pb = (exact.table_policy(rules.model, e.table.choices) for e in (a, b))
+            never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+        seconds = time.perf_counter() - start
+        return DuelResult(rules, a, b, True, first, second, None, seconds, never_ends=never_ends)
     joint = played.joint
     seat = simulate.seat_counts(joint)
     sprt_data = None

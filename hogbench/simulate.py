@@ -42,7 +42,8 @@ from hogbench.rules.base import (
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
 #: block and stay in-process, because starting a worker costs more than such a run.
 BLOCK_GAMES = 200_000
-#: A game still running after this many turns is reported, not looped on forever.
+#: A game still running after this many turns is reported, not looped on forever. Where the
+#: rules say a game may never end, it is over and tied after their ``turn_cap()`` turns.
 MAX_TURNS = 100_000
 #: Above this many states a duel resolves outcomes on the spot instead of building rows.
 MAX_COMPACT_STATES = 500_000
@@ -156,9 +157,11 @@ def _splitmix(state: np.ndarray) -> np.ndarray:
     return z
 
 
-def _play_rows(rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int) -> np.ndarray:
+def _play_rows(
+    rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int, max_turns: int = MAX_TURNS
+) -> np.ndarray:
     """Play N_GAMES (even) games, pair i on stream seeds[i]: game 2i with A first, 2i + 1 with
-    B first.
+    B first, for at most MAX_TURNS turns.
 
     All unfinished games take a turn together. Both players' rows are stacked: a state x with
     B to move is row n + x. Returns the joint counts of each pair's two games,
@@ -176,7 +179,7 @@ def _play_rows(rows_a: Rows, rows_b: Rows, seeds: np.ndarray, n_games: int) -> n
     a_moves = seat == 0
     row = np.where(a_moves, rows_a.start, n + rows_a.start)
     result = np.full(n_games, 3, dtype=np.int64)
-    for _ in range(MAX_TURNS):
+    for _ in range(max_turns):
         if len(game) == 0:
             break
         draw = _splitmix(rng) * width[row]
@@ -301,7 +304,9 @@ def _draw_py(m, x: int, c: int, u: float) -> int:
     return int(m.resolve(m.params, x, c, int(m.dist_value[j])))
 
 
-def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_games: int):
+def _play_live(
+    rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_games: int, max_turns: int
+):
     """The slow path: at least one strategy is called at every decision."""
     m = rules.model
     result = np.full(n_games, 3, dtype=np.int64)
@@ -310,7 +315,7 @@ def _play_live(rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_ga
             rng = int(pair_seed)
             x = m.start
             a_moves = seat == 0
-            for _ in range(MAX_TURNS):
+            for _ in range(max_turns):
                 c = (a if a_moves else b)(int(x))
                 rng, u = _next_uniform_py(rng)
                 code = _draw_py(m, x, c, u)
@@ -346,20 +351,36 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
 
     die_with_parent()
     rules = resident(rules)
+    cap = rules.turn_cap()
+    turns = MAX_TURNS if cap is None else cap
     if isinstance(a, TablePlayer) and isinstance(b, TablePlayer):
         table_a, table_b = _table(a.choices), _table(b.choices)
         rows_a = table_rows(rules, table_a)
         if rows_a is not None:
-            return _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games)
-        m = rules.model
-        counts = np.zeros((4, 4), dtype=np.int64)
-        model = (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
-        _play_direct(
-            model, m.observation, m.start, table_a, table_b, seeds, n_games, MAX_TURNS, counts
-        )
-        return counts
-    with ExitStack() as stack:
-        return _play_live(rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games)
+            counts = _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games, turns)
+        else:
+            m = rules.model
+            counts = np.zeros((4, 4), dtype=np.int64)
+            model = (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
+            _play_direct(
+                model, m.observation, m.start, table_a, table_b, seeds, n_games, turns, counts
+            )
+    else:
+        with ExitStack() as stack:
+            counts = _play_live(
+                rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games, turns
+            )
+    return counts if cap is None else _unfinished_tied(counts)
+
+
+def _unfinished_tied(counts: np.ndarray) -> np.ndarray:
+    """Joint pair counts with every game still going at the turn cap counted as a tie."""
+    tied = counts.copy()
+    tied[2, :] += tied[3, :]
+    tied[3, :] = 0
+    tied[:, 2] += tied[:, 3]
+    tied[:, 3] = 0
+    return tied
 
 
 def _table(choices: np.ndarray) -> np.ndarray:

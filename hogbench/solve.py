@@ -287,7 +287,10 @@ class Analysis:
     there, against the best choice (both followed by best play against B). ``reach[x]``: the
     chance that A is to move at x, averaged over both seatings. Their product summed over all
     states is exactly the drop from the best response's average win rate to A's (the
-    performance-difference identity): ``total``.
+    performance-difference identity): ``total``. Where a game may never end (hog-sp22), a
+    state from which A's game against B never ends counts once, when A first comes to it
+    (``exact.reach``), with the whole gap there as its loss: the best response's value less
+    A's, a tie's 1/2.
     """
 
     rules: RuleSet
@@ -354,6 +357,9 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
     loss = np.zeros(m.n_states)
     loss[m.order] = np.maximum(best.v_me[m.order] - q_a[m.order], 0.0)
     reach, _ = exact.reach(rules, pa, b)
+    if m.may_never_end:  # where A's game never ends, its loss is all of the gap (see Analysis)
+        endless = exact.ending(rules, pa, b)[0] < exact.NEVER
+        loss[endless] = np.maximum(best.v_me[endless] - a_values.v_a[endless], 0.0)
     return Analysis(
         rules=rules,
         a=entrant,

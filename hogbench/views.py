@@ -119,10 +119,17 @@ def duel(r: DuelResult) -> None:
     if r.exact:
         table.add_column("seating")
         table.add_column(escape(f"{r.a.name} wins"), justify="right")
-        for label, seat in (("A first", r.first), ("A second", r.second), ("average", r.total)):
-            table.add_row(label, pct(seat.win_rate))
+        endless = r.never_ends
+        if endless is not None:
+            table.add_column("never ends (a tie)", justify="right")
+            endless = (*endless, sum(endless) / 2)
+        for i, (label, seat) in enumerate(
+            (("A first", r.first), ("A second", r.second), ("average", r.total))
+        ):
+            table.add_row(label, pct(seat.win_rate), *([pct(endless[i])] if endless else []))
         out.print(table)
-        out.print(f"exact, {duration(r.seconds)}")
+        tie = "; a game that never ends counts as a tie, half a win" if endless else ""
+        out.print(f"exact, {duration(r.seconds)}{tie}")
         return
     for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
         table.add_column(col, justify="left" if col == "seating" else "right")
@@ -278,6 +285,8 @@ def solved(result: Solved, export: str | None) -> None:
     wins = f"{mover} wins {pct(result.first)} moving first, {pct(result.second)} second"
     if result.exact_state:
         out.print(f"  {wins}")
+        if rules.turn_cap() is not None:
+            out.print("  a game that never ends counts as a tie, half a win", highlight=False)
     else:
         played = "best-response" if result.against else "optimal"
         out.print(

@@ -37,11 +37,15 @@ def commentary_for(rules: RuleSet):
 
 
 def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Iterator[Turn]:
-    """Yield each decision of one game between two deciders; player 0 moves first."""
+    """Yield each decision of one game between two deciders; player 0 moves first. Where a game
+    may never end, it is over and tied after the rules' ``turn_cap()`` turns."""
     rng = random.Random(seed)
     say = commentary_for(rules)
     state, mover = rules.model.start, 0
+    cap = rules.turn_cap()
+    turns = 0
     while True:
+        turns += 1
         choice = deciders[mover](state)
         step = rules.play_step(state, choice, rng)
         kind, next_state = step.code & 7, step.code >> 3
@@ -56,6 +60,10 @@ def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Ite
         with contextlib.redirect_stdout(heard):
             say = say(*scores)
         lines = heard.getvalue().splitlines()
+        if kind in (OTHER, SAME) and turns == cap:
+            step.events.append(f"no end after {cap} turns: a tie")
+            yield Turn(mover, choice, step, scores, lines, None, over=True)
+            return
         if kind in (OTHER, SAME):
             yield Turn(mover, choice, step, scores, lines)
             state = next_state

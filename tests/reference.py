@@ -78,8 +78,13 @@ def roll_distribution(roll_dice, num_rolls: int, sides: int) -> dict[int, float]
     return dist
 
 
+class _Loop(Exception):
+    """The recursion came back to a state it is computing: this game can repeat a state."""
+
+
 def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
-    """A's chance of beating B, A moving first, by memoised recursion over TURN.
+    """A's chance of beating B, A moving first, by memoised recursion over TURN; where play can
+    come back to a state (hog-sp22's 0-point turns), by ``win_chance_by_equations`` instead.
 
     A state is (mover's score, other's score, mover's hidden, other's hidden): the hidden parts
     are what a term keeps beyond the scores (previous dice or points, a used Pork Chop), 0 where
@@ -89,15 +94,16 @@ def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
     such as the dice in play, is kept in both). The mover wins on reaching GOAL; a turn that leaves
     the other player at GOAL loses; both players' chances of winning add up to 1."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+    computing = set()
 
     @cache
     def mover_wins(state, a_moves):
-        mover, other, _, theirs = state
-        num_rolls = (strategy_a if a_moves else strategy_b)(mover, other)
+        if (state, a_moves) in computing:
+            raise _Loop
+        computing.add((state, a_moves))
         total = 0.0
-        for key, p in turn(state, num_rolls).items():
-            new, opponent, mine, *rest = key
-            theirs, again = (theirs, *rest) if len(rest) == 1 else rest
+        outcomes = _moves(turn, state, a_moves, strategy_a, strategy_b)
+        for (new, opponent, mine, theirs), again, p in outcomes:
             if new >= goal:
                 total += p
             elif opponent >= goal:
@@ -106,6 +112,100 @@ def win_chance(turn, strategy_a, strategy_b, goal: int) -> float:
                 total += p * mover_wins((new, opponent, mine, theirs), a_moves)
             else:
                 total += p * (1.0 - mover_wins((opponent, new, theirs, mine), not a_moves))
+        computing.discard((state, a_moves))
         return total
 
-    return mover_wins((0, 0, 0, 0), True)
+    try:
+        return mover_wins((0, 0, 0, 0), True)
+    except _Loop:
+        return win_chance_by_equations(turn, strategy_a, strategy_b, goal)
+
+
+def _moves(turn, state, a_moves, strategy_a, strategy_b):
+    """The outcomes of the mover's turn at STATE: ((mover's score, other's score, mover's
+    hidden, other's hidden), whether the mover moves again, chance)."""
+    mover, other, _, theirs = state
+    num_rolls = (strategy_a if a_moves else strategy_b)(mover, other)
+    for key, p in turn(state, num_rolls).items():
+        new, opponent, mine, *rest = key
+        theirs, again = (theirs, *rest) if len(rest) == 1 else rest
+        yield (new, opponent, mine, theirs), again, p
+
+
+def win_chance_by_equations(turn, strategy_a, strategy_b, goal: int) -> float:
+    """A's chance of beating B, A moving first, where a game may never end, which counts as a
+    tie: P(A wins) + P(never ends) / 2."""
+    a_wins, b_wins = outcome_chances(turn, strategy_a, strategy_b, goal)
+    return a_wins + (1.0 - a_wins - b_wins) / 2
+
+
+def outcome_chances(turn, strategy_a, strategy_b, goal: int) -> tuple[float, float]:
+    """The chances that A wins and that B wins, A moving first (the rest: the game never ends).
+
+    Linear algebra, nothing iterated. The positions play reaches (a state and whether A moves)
+    are split into their strongly connected components (Tarjan's depth-first search), which
+    come out successors first; within a component each position's chances that A wins and
+    that B wins are equations in the component's own and in the known chances of what lies
+    beyond, solved by numpy. A component with no way out at all is a game that never ends:
+    nobody wins there."""
+    import numpy as np
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+
+    @cache
+    def moves(node):
+        """(chances that A wins and that B wins now, [(next position, chance)])."""
+        state, a_moves = node
+        won, out = np.zeros(2), []
+        for (new, opponent, mine, theirs), again, p in _moves(
+            turn, state, a_moves, strategy_a, strategy_b
+        ):
+            if new >= goal or opponent >= goal:
+                won[int((new >= goal) != a_moves)] += p  # [0]: A wins, [1]: B wins
+            elif again:
+                out.append((((new, opponent, mine, theirs), a_moves), p))
+            else:
+                out.append((((opponent, new, theirs, mine), not a_moves), p))
+        return won, out
+
+    order, low, stack, on_stack, chances = {}, {}, [], set(), {}
+
+    def visit(node):
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt, _ in moves(node)[1]:
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            component = []
+            while not component or component[-1] != node:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            solve(component)
+
+    def solve(component):
+        at = {node: k for k, node in enumerate(component)}
+        q = np.zeros((len(component), len(component)))
+        known = np.zeros((len(component), 2))
+        leaves = False
+        for k, node in enumerate(component):
+            won, out = moves(node)
+            known[k] += won
+            leaves |= won.sum() > 0
+            for nxt, p in out:
+                if nxt in at:
+                    q[k, at[nxt]] += p
+                else:
+                    known[k] += p * chances[nxt]
+                    leaves = True
+        solved = np.linalg.solve(np.eye(len(component)) - q, known) if leaves else known
+        for k, node in enumerate(component):
+            chances[node] = solved[k]
+
+    start = ((0, 0, 0, 0), True)
+    visit(start)
+    return float(chances[start][0]), float(chances[start][1])

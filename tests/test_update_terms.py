@@ -1,5 +1,5 @@
-"""The Sow Sad kit's terms (hog-sp21, hog-fa21, hog-su22, hog-fa22, hog-fa23 and their
-aliases): the course functions and ok tests, the model against the shared reference recursion
+"""The Sow Sad kit's terms (hog-sp21, hog-fa21, hog-sp22, hog-su22, hog-fa22, hog-fa23 and
+their aliases): the course functions and ok tests, the model against the shared reference recursion
 over each term's course functions (tests/course/turns.py), narrated turns against those
 functions, and a student-style file of each term loaded as written."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from hogbench import exact
 from hogbench.loading import load_entrant
-from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_sp21, hog_su22
+from hogbench.rules import get_rules, hog_fa21, hog_fa22, hog_fa23, hog_sp21, hog_sp22, hog_su22
 from hogbench.rules.base import OTHER, SAME
 from tests.course.course_cases import check_calls
 from tests.course.turns import POINTS_RULES, PointsRules, reference_turn
@@ -40,6 +40,7 @@ class Term:
 TERMS = [
     Term("hog-sp21", (), "more_boar_strategy:cutoff=7,num_rolls=5"),
     Term("hog-fa21", (), "hog_pile_strategy:cutoff=7,num_rolls=5"),
+    Term("hog-sp22", (), "hog_pile_strategy:threshold=10,num_rolls=5"),
     Term("hog-su22", (), "pigs_on_prime_strategy:threshold=10,num_rolls=5"),
     Term("hog-fa22", ("hog-sp23",), "square_strategy:threshold=8,num_rolls=6"),
     Term(
@@ -85,6 +86,68 @@ def test_the_course_functions_of_hog_fa21():
         40,
         20,
     )
+
+
+def test_the_course_ok_tests_of_hog_sp22():
+    """Hefty Hogs (all 34 cases of the course's tests/02.py), take_turn, Hog Pile, play and
+    the two strategies, as the course's ok tests have them (tests/course/hog-sp22)."""
+    assert doctest.testmod(hog_sp22).failed == 0
+    assert check_calls("hog-sp22", hog_sp22) == 56
+    # The course's example of Hefty Hogs: f2 on 10 first, then f3; and 33 against 5439.
+    f = hog_sp22.digit_fn
+    assert hog_sp22.hefty_hogs(10, 32) == f(3)(f(2)(10)) % 30
+    assert hog_sp22.hefty_hogs(33, 5439) == f(5)(f(4)(f(3)(f(9)(33)))) % 30
+    # The course's example of Hog Pile, turn by turn: (5, 0), (5, 10), (11, 10), (11, 12).
+    assert [s + hog_sp22.hog_pile(s, o) for s, o in ((5, 0), (5, 5), (11, 10), (11, 11))] == [
+        5,
+        10,
+        11,
+        12,
+    ]
+
+
+def test_the_course_commentary_cases_of_hog_sp22(capsys):
+    """The course's tests/07.py: play calls the commentary after every turn, Hog Pile included
+    (3 meets 3 and becomes 6; 5 meets 5 and becomes 10; 10 meets 10 and gains 0)."""
+    play, always_roll, dice = hog_sp22.play, hog_sp22.always_roll, hog_sp22.make_test_dice
+
+    def echo(s0, s1, player=None):
+        return player, f"{s0} {s1}"
+
+    def count(n):
+        def say(s0, s1, curr_count=None):
+            curr_count = n if curr_count is None else curr_count
+            return curr_count + 1, f"{curr_count} {s0}"
+
+        return say
+
+    def total(s0, s1, player=None):
+        return player, str(s0 + s1)
+
+    def strat0(score, opponent):
+        return 1 - opponent // 10
+
+    cases = [
+        ((always_roll(1), always_roll(1)), {"dice": dice(3), "goal": 5, "say": echo}, "3 0|3 6"),
+        (
+            (always_roll(1), always_roll(1)),
+            {"dice": dice(5), "goal": 15, "say": count(1)},
+            "1 5|2 5|3 10|4 10",
+        ),  # fmt: skip
+        (
+            (strat0, always_roll(3)),
+            {"dice": dice(4, 2, 6), "goal": 15, "say": echo},
+            "4 0|4 12|28 12",
+        ),  # fmt: skip
+        (
+            (always_roll(1), always_roll(1)),
+            {"dice": dice(2, 5), "goal": 10, "say": total},
+            "2|7|9|14",
+        ),  # fmt: skip
+    ]
+    for strategies, options, printed in cases:
+        play(*strategies, **options)
+        assert capsys.readouterr().out.split("\n")[:-1] == printed.split("|")
 
 
 def test_the_course_functions_of_hog_su22():

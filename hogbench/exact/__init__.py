@@ -5,6 +5,14 @@ state ``x`` wins (a tie counts half). States are visited level by level, success
 level whose transitions can stay inside it (a zero roll in Greed, a lost turn in Pig) is
 iterated until no value moves by more than ``TOLERANCE``.
 
+A game that never ends (hog-sp22, where two 0-point turns repeat a state: a model's
+``may_never_end``) is a tie, so a value is the chance of winning plus half the chance that the
+game never ends, and the value after a turn is still 1 minus the opponent's value there. Such a
+model's cyclic levels start from 1/2, not 0: a closed loop then keeps 1/2 (each sweep gives
+1 - 1/2), and the rest converges to the same values as from any start, because the sweeps from
+1/2 add up exactly the chances of the games that end, and nothing for those that never do.
+``ending_chance`` gives the chance that a game ends.
+
 The engine is generic over rule sets. What makes it fast:
 
 * Rows. When a model's outcomes fit in memory, every (state, choice) is resolved once into a
@@ -39,8 +47,14 @@ The kernel families live apart: ``rows`` (resolving a model into rows; the engin
 states occur, the value of each choice); ``core`` holds what they share.
 """
 
-from hogbench.exact.analysis import choice_values, observation_values, reach
-from hogbench.exact.core import MAX_ROW_ENTRIES, TIE_MARGIN, TOLERANCE, UNSEEN
+from hogbench.exact.analysis import (
+    choice_values,
+    ending,
+    ending_chance,
+    observation_values,
+    reach,
+)
+from hogbench.exact.core import MAX_ROW_ENTRIES, NEVER, TIE_MARGIN, TOLERANCE, UNSEEN
 from hogbench.exact.evaluation import (
     Policy,
     SeatValues,
@@ -55,6 +69,7 @@ from hogbench.exact.solving import Solution, solve
 
 __all__ = [
     "MAX_ROW_ENTRIES",
+    "NEVER",
     "TIE_MARGIN",
     "TOLERANCE",
     "UNSEEN",
@@ -62,6 +77,8 @@ __all__ = [
     "SeatValues",
     "Solution",
     "choice_values",
+    "ending",
+    "ending_chance",
     "engine",
     "evaluate",
     "evaluate_many",

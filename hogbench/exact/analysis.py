@@ -11,10 +11,13 @@ from hogbench.exact.core import (
     _FAST,
     F8,
     I8,
+    MAX_SWEEPS,
     MEMO,
+    NEVER,
     ROWS,
     RULES,
     TOLERANCE,
+    check_converged,
     new_memo,
     pair,
     resolve_all,
@@ -30,11 +33,11 @@ from hogbench.rules.base import OTHER, SAME, RuleSet, widest_roll
 @kernel(
     types.int64(
         RULES, ROWS, I8, I8, types.int32[::1], I8, types.boolean, I8, I8, I8, I8, F8,
-        types.float64, types.int64,
+        types.float64, types.int64, types.boolean[::1],
     ),
 )  # fmt: skip
 def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx_a, tab_b, idx_b,
-           r, tol, max_sweeps):  # fmt: skip
+           r, tol, max_sweeps, keep):  # fmt: skip
     """Expected visits to each state with A (r[2x]) and B (r[2x+1]) to move, from the masses
     given in R.
 
@@ -42,8 +45,8 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
     are skipped. In an acyclic model one pass moves all mass on (a move may stay in its level,
     as a Pork Chop does, but then to a state earlier in the order). Inside a cyclic level the
     visits solve r = inflow + (moves within the level) r, by iteration, and then the level's
-    mass moves on. Returns -1, or the level that did not converge (the pair can loop without
-    end).
+    mass moves on. KEEP (empty, or a flag per r[i]) marks where mass arrives and stays. Returns
+    -1, or the level that did not converge (the pair can loop without end).
     """
     roll_kind, resolve, _, resolve_row, by_row = rules[:5]
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
@@ -73,7 +76,7 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
                 x = order[i]
                 for seat in range(2):
                     mass = r[2 * x + seat]
-                    if mass == 0.0:
+                    if mass == 0.0 or (len(keep) > 0 and keep[2 * x + seat]):
                         continue
                     c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
                     m = 0
@@ -178,22 +181,97 @@ def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]
     """Chance of each state occurring with A (resp. B) to move, averaged over both seatings.
 
     In acyclic models a state occurs at most once in a game, so these are probabilities; in
-    cyclic ones they are expected numbers of visits.
+    cyclic ones they are expected numbers of visits. Where a game may never end (a model's
+    ``may_never_end``), a state with A to move from which the pair's game never ends
+    (``ending``) is counted until A first comes to it, and nothing after: the chance of that.
     """
     m = rules.model
     e = engine(m)
     r = np.zeros(2 * m.n_states)
     r[2 * m.start] += 0.5
     r[2 * m.start + 1] += 0.5
+    keep = np.zeros(0, dtype=np.bool_)
+    if m.may_never_end:
+        keep = np.zeros(2 * m.n_states, dtype=np.bool_)
+        keep[0::2] = ending(rules, a, b)[0] < NEVER
     stuck = _reach(
         e.rules, e.rows, m.order, m.level_ptr, e.level_of, e.position, m.cyclic, a.table,
-        a.index, b.table, b.index, r, TOLERANCE, 100_000,
+        a.index, b.table, b.index, r, TOLERANCE, 100_000, keep,
     )  # fmt: skip
     if stuck >= 0:
         raise HogbenchError(
             f"{rules.name}: this pair of strategies can loop without end (level {stuck})"
         )
     return r[0::2].copy(), r[1::2].copy()
+
+
+@kernel(
+    types.int64(RULES, ROWS, I8, I8, I8, I8, I8, I8, F8, types.float64),
+)
+def _ending(rules, rows, order, level_ptr, tab_a, idx_a, tab_b, idx_b, e, tol):
+    """Fill e (e[2x]: A to move at x, e[2x+1]: B) with the chance that the game ends, for fixed
+    policies: the outcomes that end it, plus each continuing outcome's chance of ending, level
+    by level from 0 (a closed loop stays at 0). Returns -1, or a level that did not converge."""
+    roll_kind, resolve, _, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
+    _, row_ptr, _, row_to, row_p = rows
+    n = len(order)
+    has_rows = len(row_ptr) > 1
+    c0 = choices[0]
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for _ in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                for seat in range(2):
+                    c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
+                    total = 1.0  # less (1 - e) for each continuing outcome
+                    if has_rows:
+                        r = (c - c0) * n + i
+                        for j in range(row_ptr[r], row_ptr[r + 1]):
+                            total -= abs(row_p[j]) * (1.0 - e[row_to[j] ^ seat])
+                    else:
+                        k = roll_kind(params, x, c)
+                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                        resolve_all(
+                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                        )
+                        for d in range(d0, d1):
+                            code = codes[d - d0]
+                            if code & 7 == OTHER or code & 7 == SAME:
+                                to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                                total -= dist_prob[d] * (1.0 - e[to ^ seat])
+                    delta = max(delta, abs(total - e[2 * x + seat]))
+                    e[2 * x + seat] = total
+            if delta < tol:
+                break
+        else:
+            return level
+    return -1
+
+
+def ending(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]:
+    """The chance that a game of A against B ends, from each state with A to move and with B to
+    move: 1 everywhere but where a game may never end (a model's ``may_never_end``)."""
+    m = rules.model
+    e = engine(m)
+    chance = np.zeros(2 * m.n_states)
+    stuck = _ending(
+        e.rules, e.rows, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance,
+        TOLERANCE,
+    )  # fmt: skip
+    check_converged(rules, stuck)
+    return chance[0::2].copy(), chance[1::2].copy()
+
+
+def ending_chance(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
+    """The chance that a game of A against B ends, A moving first and A moving second. The
+    rest is the chance of a game that never ends, a tie, which ``evaluate`` counts half."""
+    first, second = ending(rules, a, b)
+    start = rules.model.start
+    return float(first[start]), float(second[start])
 
 
 def choice_values(

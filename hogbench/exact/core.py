@@ -23,6 +23,9 @@ from hogbench.rules.base import (
 )
 
 TOLERANCE = 1e-14
+#: A chance of ending below this is none: the game never ends from there (``reach``). Exactly
+#: 0 from a closed loop; a few roundings of 1 - p from a state whose every move leads into one.
+NEVER = 1e-12
 MAX_SWEEPS = 1_000_000
 #: Above this many continuing (state, choice, outcome) entries a model has no rows (12 bytes
 #: each, so at most about 480 MB); its choices are resolved on the spot. Big Pig at goal 100 has

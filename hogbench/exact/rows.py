@@ -126,6 +126,7 @@ class _Engine:
     has_rows: bool  # whether the rows fit (row_entries <= MAX_ROW_ENTRIES when built)
     n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
     observation_period: int  # P if the model's observation of state x is x % P, else 0
+    start_value: float = 0.0  # where values start: 1/2 where a game may never end
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
@@ -166,12 +167,13 @@ class _Engine:
         return position
 
     def values(self) -> np.ndarray:
-        """A zeroed value array for a sweep, the same memory every call: fresh memory costs a
-        page fault per page on first touch, here more than an evaluation of hog-su21."""
+        """A value array for a sweep at its start value, the same memory every call: fresh
+        memory costs a page fault per page on first touch, here more than an evaluation of
+        hog-su21."""
         if self._values is None:
-            self._values = np.zeros(2 * self.model.n_states)
+            self._values = np.full(2 * self.model.n_states, self.start_value)
         else:
-            self._values[:] = 0.0
+            self._values[:] = self.start_value
         return self._values
 
     def __getstate__(self) -> dict:
@@ -239,6 +241,7 @@ def engine(model: GameModel) -> _Engine:
         has_rows=size <= MAX_ROW_ENTRIES,
         n_keys=m.n_keys if q_keys is not None else 0,
         observation_period=_period(m.observation),
+        start_value=0.5 if m.may_never_end else 0.0,
     )
     m.__dict__["_exact_engine"] = built  # a frozen dataclass still has a __dict__
     return built

@@ -9,6 +9,7 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
+from hogbench.exact.analysis import choice_values
 from hogbench.exact.core import (
     _FAST,
     F8,
@@ -23,7 +24,7 @@ from hogbench.exact.core import (
     new_memo,
     row_sum,
 )
-from hogbench.exact.evaluation import Policy, table_policy
+from hogbench.exact.evaluation import Policy, evaluate_policies, state_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet, widest_roll
@@ -238,7 +239,7 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     e = engine(m)
     if against is not None and not isinstance(against, Policy):
         against = table_policy(m, against)
-    w = np.zeros(2 * m.n_states)
+    w = np.full(2 * m.n_states, e.start_value)
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
     b = against if against is not None else Policy(none, none)
@@ -258,5 +259,35 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     check_converged(rules, stuck)
     v_me = w[0::2].copy()
     v_opp = w[1::2].copy() if against is not None else v_me
+    if m.may_never_end:
+        _leave_loops(rules, policy, v_me, v_opp, against)
     keep = memo if e.n_keys and not m.cyclic else None
     return Solution(policy, v_me, v_opp, m.start, against, memo=keep)
+
+
+def _leave_loops(
+    rules: RuleSet, policy: np.ndarray, v_me: np.ndarray, v_opp: np.ndarray, against
+) -> None:
+    """Where a game may never end, make POLICY achieve the solved values. The solver takes the
+    earliest choice within TIE_MARGIN of the best, and a 0-point turn into a loop that the
+    other player would leave is worth exactly the state's own value (the play comes back to
+    it), so it ties with the way out and is taken, and then the game never ends. Where the
+    policy falls short of the values, this moves its choice to the next one within
+    TIE_MARGIN, until it does not (values are unchanged; at most one round per choice)."""
+    m = rules.model
+    zeros = np.zeros(m.n_states, dtype=np.int64)
+    q = np.stack(
+        [choice_values(rules, Policy(np.array([c]), zeros), v_me, v_opp) for c in m.choices],
+        axis=1,
+    )
+    best = q >= v_me[:, None] - TIE_MARGIN
+    for _ in range(len(m.choices)):
+        me = state_policy(m, policy)
+        played = evaluate_policies(rules, me, against if against is not None else me, values=True)
+        short = np.flatnonzero(played.v_a < v_me - 1e-9)
+        if len(short) == 0:
+            return
+        for x in short:
+            later = np.flatnonzero(best[x] & (m.choices > policy[x]))
+            if len(later):
+                policy[x] = m.choices[later[0]]

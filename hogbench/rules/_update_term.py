@@ -7,7 +7,9 @@ Piggy, Oink Points, Pig Tail, Boar Brawl). ``after_turn`` is the term's update r
 Pigs on Prime, Square Swine, Sus Fuss; from Fa22 the course's ``play`` takes it as ``update``).
 A term may give the mover an extra turn (``extra_turn(score, opponent)``: Sp21's More Boar).
 There are no swaps, so the state is the two scores, and every turn raises their sum: the model
-is acyclic by that sum.
+is acyclic by that sum. Except where rolling 0 can score nothing (Sp22's Hefty Hogs): a term
+that says so (``may_never_end``) keeps the sum on such a turn, its model is cyclic within each
+sum, and a game may never end (see ``RuleSet.turn_cap``).
 
 A term module gives its course functions and a subclass of ``UpdateTerm`` naming them:
 ``zero_points``, ``after_turn``, ``extra_turn`` and the names the narration uses. Not a rule set
@@ -88,6 +90,8 @@ class UpdateTerm(RuleSet):
     after_turn: ClassVar[Callable[[int, int], int]] = staticmethod(_unchanged)
     #: whether the mover, below the goal after the turn, takes another: extra_turn(score, opp)
     extra_turn: ClassVar[Callable[[int, int], bool] | None] = None
+    #: whether rolling 0 can score 0 points with no update, so that a game may never end
+    may_never_end: ClassVar[bool] = False
     zero_rule: ClassVar[str]  # the names the narration uses
     after_rule: ClassVar[str] = ""
     extra_rule: ClassVar[str] = ""
@@ -96,7 +100,7 @@ class UpdateTerm(RuleSet):
         goal = self.goal
         rows = [*dice_rows(sow_sad), {0: 1.0}]
         zero = [self.zero_points(s, o) for s in range(goal) for o in range(goal)]
-        assert min(zero) >= 1  # every turn raises the sum of the scores
+        assert min(zero) >= 1 or self.may_never_end  # else every turn raises the sum
         top = goal + max(*zero, *(max(row) for row in rows))
         after = [self.after_turn(s, o) for s in range(top) for o in range(goal)]
         assert all(a >= i // goal for i, a in enumerate(after))
@@ -106,7 +110,9 @@ class UpdateTerm(RuleSet):
             for o in range(goal)
         ]
         params = [goal, top, *zero, *after, *extra]
-        return score_sum_model(goal, rows, params, dice_roll_kind, _resolve)
+        return score_sum_model(
+            goal, rows, params, dice_roll_kind, _resolve, may_never_end=self.may_never_end
+        )
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         score, opponent = self.scores(state)

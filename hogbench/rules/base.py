@@ -135,6 +135,11 @@ class GameModel:
     #: the turn to one of them or by ending the game. A pair of tables is then evaluated on
     #: whole turns (``exact.turns``): Pig and Big Pig, whose turn totals are most of the states.
     turn_starts: np.ndarray | None = None
+    #: True when some pairs of strategies can play forever (hog-sp22: two 0-point turns repeat
+    #: a state). A game that never ends is a tie, half a win for each player: the exact engine
+    #: starts its cyclic levels from 1/2, so a closed loop keeps that value and every other
+    #: value converges as it would from 0 (see ``hogbench.exact``).
+    may_never_end: bool = False
 
     def __post_init__(self) -> None:
         # The engines take numba dispatchers; a rule module names them before numba is loaded.
@@ -220,11 +225,13 @@ def score_sum_model(
     roll_kind: Callable,
     resolve: Callable,
     copies: int = 1,
+    may_never_end: bool = False,
 ) -> GameModel:
     """The model of a Hog term whose state is the two scores, ``score * goal + opponent``, in
     COPIES that differ only by what the strategies do not see (``copy * goal**2`` added). Every
     turn raises the sum of the scores, so the levels are the sums, none of them cyclic, and no
-    outcome stays inside its level. ROWS are the roll kinds' distributions."""
+    outcome stays inside its level. ROWS are the roll kinds' distributions. MAY_NEVER_END: a
+    turn may also keep the sum (a 0-point turn, hog-sp22), so the levels are cyclic."""
     ptr, values, probs = distribution_table(rows)
     states = np.arange(copies * goal * goal, dtype=np.int64)
     scores = states % (goal * goal)
@@ -235,7 +242,7 @@ def score_sum_model(
         observation=scores,
         order=order,
         level_ptr=level_ptr,
-        cyclic=False,
+        cyclic=may_never_end,
         params=np.array(params, dtype=np.int64),
         roll_kind=roll_kind,
         resolve=resolve,
@@ -243,7 +250,8 @@ def score_sum_model(
         dist_value=values,
         dist_prob=probs,
         choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-        independent_levels=True,
+        independent_levels=not may_never_end,
+        may_never_end=may_never_end,
     )
 
 
@@ -301,6 +309,12 @@ class RuleSet:
     dice_points: ClassVar[Callable[[list[int]], int] | None] = None
     #: The term's announce_highest(who) commentary for ``watch``; None: a generic wording.
     announce_highest: ClassVar[Callable | None] = None
+
+    def turn_cap(self) -> int | None:
+        """Where a game may never end (its model's ``may_never_end``): the turns after which a
+        simulated or watched game is over and tied. None: every game ends, and one still going
+        after ``simulate.MAX_TURNS`` turns is an error."""
+        return None
 
     def __init__(self, goal: int | None = None, **options: Any) -> None:
         self.goal = self.default_goal if goal is None else int(goal)

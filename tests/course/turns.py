@@ -36,6 +36,7 @@ from hogbench.rules import (
     hog_sp19,
     hog_sp20,
     hog_sp21,
+    hog_sp22,
     hog_su19,
     hog_su20,
     hog_su21,
@@ -92,6 +93,9 @@ POINTS_RULES = {
     ),
     "hog-fa21": PointsRules(
         hog_fa21, lambda m, o: hog_fa21.picky_piggy(o), lambda s, o: s + hog_fa21.hog_pile(s, o)
+    ),
+    "hog-sp22": PointsRules(
+        hog_sp22, hog_sp22.hefty_hogs, lambda s, o: s + hog_sp22.hog_pile(s, o)
     ),
     "hog-su22": PointsRules(
         hog_su22, hog_su22.oink_points, lambda s, o: s + hog_su22.pigs_on_prime(s, o)
