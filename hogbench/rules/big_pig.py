@@ -325,25 +325,29 @@ class BigPig(RuleSet):
         ptr, values, probs = distribution_table([roll, {0: 1.0}])  # ROLL_ROW, HOLD_ROW
 
         n_obs = goal * (cap + 1) * cap
-        states = np.arange(2 * n_obs, dtype=np.int64)
-        t = states % cap
-        o = (states // cap) % (cap + 1)
-        s = (states // (cap * (cap + 1))) % goal
-        seat = states // n_obs
-        live = (s + t < cap) & ((seat == 1) | (o < goal))
+        # 4.5 million states at goal 100: the arrays are worked out for the played states
+        # only, in 32 bits, so that building the model does not take twice what it keeps.
+        live = np.arange(2 * n_obs, dtype=np.int32)
+        t, o = live % cap, (live // cap) % (cap + 1)
+        s, seat = (live // (cap * (cap + 1))) % goal, live // n_obs
+        played = (s + t < cap) & ((seat == 1) | (o < goal))
+        live, t, o, s, seat = (v[played] for v in (live, t, o, s, seat))
+        del played
         first = seat == 0
         a = np.where(first, s, o)  # the scores of the round's first and second players
         b = np.where(first, o, s)
         key = np.where(a < goal, (a + b) * goal + a, 2 * goal * goal)
-        within = seat * cap - t
-        order, level_ptr = levels_by_key(key[live], within[live])
-        order = states[live][order]
+        del a, b, first, o, s
+        order, level_ptr = levels_by_key(key, seat * cap - t)
+        del key, t, seat
+        order = live[order].astype(np.int64)
+        del live
         canonical = np.arange(n_obs, dtype=np.int64)
         canonical += np.where((canonical // cap) % (cap + 1) >= goal, n_obs, 0)
         return GameModel(
             n_states=2 * n_obs,
             start=0,
-            observation=states % n_obs,
+            observation=np.arange(2 * n_obs, dtype=np.int64) % n_obs,
             order=order,
             level_ptr=level_ptr,
             cyclic=True,
