@@ -75,6 +75,18 @@ def _extrapolate(order, lo, hi, w, first, second):
         w[2 * x + k % 2] += (w[2 * x + k % 2] - second[k]) * gain
 
 
+@njit(cache=True)
+def _extrapolation_step(sweep, order, lo, hi, w, first, second):
+    """After sweep SWEEP of a level: keep the first two of three sweeps in a row (FIRST,
+    SECOND), and after the third move the level's values to their limit."""
+    if sweep == EXTRAPOLATE_AFTER - 3:
+        _keep_level(order, lo, hi, w, first)
+    elif sweep == EXTRAPOLATE_AFTER - 2:
+        _keep_level(order, lo, hi, w, second)
+    elif sweep == EXTRAPOLATE_AFTER - 1:
+        _extrapolate(order, lo, hi, w, first, second)
+
+
 @kernel(
     types.int64(ROWS, I8, I8, types.boolean, I8, I8, I8, I8, F8, types.float64),
     fastmath=_FAST,
@@ -111,12 +123,7 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
                 w[2 * x + 1] = b
             if delta < tol:
                 break
-            if sweep == EXTRAPOLATE_AFTER - 3:
-                _keep_level(order, lo, hi, w, first)
-            elif sweep == EXTRAPOLATE_AFTER - 2:
-                _keep_level(order, lo, hi, w, second)
-            elif sweep == EXTRAPOLATE_AFTER - 1:
-                _extrapolate(order, lo, hi, w, first, second)
+            _extrapolation_step(sweep, order, lo, hi, w, first, second)
         else:
             return level
     return -1
@@ -188,12 +195,7 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
                 w[2 * x + 1] = b
             if not cyclic or delta < tol:
                 break
-            if sweep == EXTRAPOLATE_AFTER - 3:
-                _keep_level(order, lo, hi, w, first)
-            elif sweep == EXTRAPOLATE_AFTER - 2:
-                _keep_level(order, lo, hi, w, second)
-            elif sweep == EXTRAPOLATE_AFTER - 1:
-                _extrapolate(order, lo, hi, w, first, second)
+            _extrapolation_step(sweep, order, lo, hi, w, first, second)
         else:
             return level
     return -1

@@ -35,14 +35,7 @@ from hogbench.exact.core import (
     TOLERANCE,
     resolve_all,
 )
-from hogbench.exact.evaluation import (
-    EXTRAPOLATE_AFTER,
-    Policy,
-    SeatValues,
-    _extrapolate,
-    _keep_level,
-    _level_width,
-)
+from hogbench.exact.evaluation import Policy, SeatValues, _extrapolation_step, _level_width
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, widest_roll
@@ -193,12 +186,7 @@ def _evaluate_turns(
                 w[2 * i + 1] = b
             if delta < tol:
                 break
-            if sweep == EXTRAPOLATE_AFTER - 3:
-                _keep_level(identity, lo, hi, w, first)
-            elif sweep == EXTRAPOLATE_AFTER - 2:
-                _keep_level(identity, lo, hi, w, second)
-            elif sweep == EXTRAPOLATE_AFTER - 1:
-                _extrapolate(identity, lo, hi, w, first, second)
+            _extrapolation_step(sweep, identity, lo, hi, w, first, second)
         else:
             return level
     return -1
