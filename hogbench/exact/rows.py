@@ -122,14 +122,34 @@ class _Engine:
 
     model: GameModel = field(repr=False)
     rules: RuleFunctions  # the compiled rule functions and their tables (RULES)
-    row_entries: int  # continuing outcomes of every (state, choice), counted to the limit
-    has_rows: bool  # whether the rows fit (row_entries <= MAX_ROW_ENTRIES when built)
+    row_limit: int  # the most entries rows may have (MAX_ROW_ENTRIES when built)
     n_keys: int  # size of a choice-value memo (0: the model declares no q_keys)
     observation_period: int  # P if the model's observation of state x is x % P, else 0
     start_value: float = 0.0  # where values start: 1/2 where a game may never end
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
+
+    @functools.cached_property
+    def row_entries(self) -> int:
+        """The entries the rows would take (past the limit: some number above it)."""
+        m, limit = self.model, self.row_limit
+        size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * limit)
+        if limit < size <= 2 * limit:
+            # Ends of the game fold into each row's constant and take no room, so a model a
+            # little too large may still fit by its continuing outcomes. Counting those costs a
+            # resolve per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes
+            # continue), so only a model within a factor of two is counted, to the limit.
+            size = _count_continuing(
+                m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+                limit,
+            )  # fmt: skip
+        return size
+
+    @property
+    def has_rows(self) -> bool:
+        """Whether the model's rows fit in memory (they are built on first need)."""
+        return self.row_entries <= self.row_limit
 
     @functools.cached_property
     def rows(self) -> Rows:
@@ -212,17 +232,6 @@ def engine(model: GameModel) -> _Engine:
         "choices must be consecutive integers"
     )
     q_keys = m.q_keys
-    limit = 2 * MAX_ROW_ENTRIES
-    size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, limit)
-    if MAX_ROW_ENTRIES < size <= limit:
-        # Ends of the game fold into each row's constant and take no room, so a model a little
-        # too large may still fit by its continuing outcomes. Counting those costs a resolve
-        # per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes continue), so
-        # only a model within a factor of two is counted, and the count stops at the limit.
-        size = _count_continuing(
-            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
-            MAX_ROW_ENTRIES,
-        )  # fmt: skip
     built = _Engine(
         model=m,
         rules=RuleFunctions(
@@ -237,8 +246,7 @@ def engine(model: GameModel) -> _Engine:
             m.dist_prob,
             m.choices,
         ),  # fmt: skip
-        row_entries=size,
-        has_rows=size <= MAX_ROW_ENTRIES,
+        row_limit=MAX_ROW_ENTRIES,
         n_keys=m.n_keys if q_keys is not None else 0,
         observation_period=_period(m.observation),
         start_value=0.5 if m.may_never_end else 0.0,
