@@ -2,7 +2,8 @@
 modules whose names start with ``_``).
 
 The course's ``always_roll`` and its threshold strategies as built-ins (``bacon_strategy``,
-``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice).
+``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice), and
+how a narrated turn says its points.
 """
 
 from __future__ import annotations
@@ -56,3 +57,12 @@ def threshold_builtin(
         ]
     )
     return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")
+
+
+def points_event(dice: tuple[int, ...], points: int, zero_rule: str, ones_rule: str) -> str:
+    """What ``watch`` says of a turn's POINTS: those of ZERO_RULE for no dice (Free Bacon), of
+    ONES_RULE when a die shows 1 (Pig Out, Sow Sad), else the dice's sum."""
+    plural = "s" * (points != 1)
+    if not dice:
+        return f"{zero_rule}: {points} point{plural}"
+    return f"{ones_rule}! {points} point{plural}" if 1 in dice else f"{points} points"

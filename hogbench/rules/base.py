@@ -74,6 +74,17 @@ def widest_roll(dist_ptr):
     return width
 
 
+def narrated_turn(func: Callable) -> Callable:
+    """A term's turn, written once: the engines' ``resolve`` calls it compiled (numba inlines
+    it), and the narration of ``watch`` and ``play`` calls the same function as Python on the
+    dice it rolled and says from what it returns which rules fired.
+
+    Write it with conditional expressions (``a if c else b``) and no ``if`` statement, ``and``
+    or ``or``: numba then keeps a reference count on the params array for every call of the
+    inlined function (measured: a resolve four times slower)."""
+    return jit(inline="always")(func)
+
+
 DIVIDE_SHIFT = 50
 
 
