@@ -79,9 +79,10 @@ def narrated_turn(func: Callable) -> Callable:
     it), and the narration of ``watch`` and ``play`` calls the same function as Python on the
     dice it rolled and says from what it returns which rules fired.
 
-    Write it with conditional expressions (``a if c else b``) and no ``if`` statement, ``and``
-    or ``or``: numba then keeps a reference count on the params array for every call of the
-    inlined function (measured: a resolve four times slower)."""
+    Write it, and any other inlined function that takes the params array, without branches:
+    conditional expressions (``a if c else b``) are fine, but with an ``if`` statement, ``and``,
+    ``or`` or an integer division (numba checks the divisor) numba keeps a reference count on
+    the array for every call (measured: a resolve four times slower)."""
     return jit(inline="always")(func)
 
 
