@@ -2,7 +2,8 @@
 modules whose names start with ``_``).
 
 The course's ``always_roll`` and its threshold strategies as built-ins (``bacon_strategy``,
-``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice).
+``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice), and
+how a narrated turn says its points.
 """
 
 from __future__ import annotations
@@ -37,10 +38,9 @@ def threshold_builtin(
     """A course strategy with a THRESHOLD (called NAME in its term) and NUM_ROLLS as a built-in;
     its summary is "0 dice when WHAT >= NAME, else num_rolls" unless SUMMARY is given."""
 
-    def make(**params):
-        if set(params) - {name, "num_rolls"}:
-            raise TypeError("unknown parameter")
-        limit, rolls = params.get(name, threshold), params.get("num_rolls", num_rolls)
+    def make(*args, **params):
+        given = make.__signature__.bind(*args, **params).arguments  # a TypeError if unknown
+        limit, rolls = given.get(name, threshold), given.get("num_rolls", num_rolls)
 
         def bound(score, opponent_score):
             return strategy(score, opponent_score, limit, rolls)
@@ -48,11 +48,23 @@ def threshold_builtin(
         bound.__name__ = f"{strategy.__name__}({name}={limit}, num_rolls={rolls})"
         return bound
 
-    # The parameters a built-in takes are read from its signature (and named in errors).
+    # The parameters a built-in takes are read from its signature (and named in errors); they
+    # may be given in order too (bacon_strategy:9,5).
     make.__signature__ = inspect.Signature(
         [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=threshold),
-            inspect.Parameter("num_rolls", inspect.Parameter.KEYWORD_ONLY, default=num_rolls),
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=threshold),
+            inspect.Parameter(
+                "num_rolls", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=num_rolls
+            ),
         ]
     )
     return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")
+
+
+def points_event(dice: tuple[int, ...], points: int, zero_rule: str, ones_rule: str) -> str:
+    """What ``watch`` says of a turn's POINTS: those of ZERO_RULE for no dice (Free Bacon), of
+    ONES_RULE when a die shows 1 (Pig Out, Sow Sad), else the dice's sum."""
+    plural = "s" * (points != 1)
+    if not dice:
+        return f"{zero_rule}: {points} point{plural}"
+    return f"{ones_rule}! {points} point{plural}" if 1 in dice else f"{points} points"

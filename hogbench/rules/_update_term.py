@@ -1,19 +1,22 @@
-"""What the Sow Sad terms share (Sp21, Fa21 to Fa25): a turn is points, then an update of the
-mover's score, then perhaps an extra turn.
+"""What the Sow Sad terms share (Sp21, Fa21 to Fa25), and Fa20 before them: a turn is points,
+then an update of the mover's score, then perhaps an extra turn.
 
 The mover's new score is ``after_turn(score + points, opponent)``, where the points are the dice
 (Sow Sad: any 1 makes the turn 1 point) or, for 0 dice, a rule of the scores (Piggy Points, Picky
 Piggy, Oink Points, Pig Tail, Boar Brawl). ``after_turn`` is the term's update rule (Hog Pile,
 Pigs on Prime, Square Swine, Sus Fuss; from Fa22 the course's ``play`` takes it as ``update``).
-A term may give the mover an extra turn (``extra_turn(score, opponent)``: Sp21's More Boar).
-There are no swaps, so the state is the two scores, and every turn raises their sum: the model
-is acyclic by that sum. Except where rolling 0 can score nothing (Sp22's Hefty Hogs): a term
-that says so (``may_never_end``) keeps the sum on such a turn, its model is cyclic within each
-sum, and a game may never end (see ``RuleSet.turn_cap``).
+A term may give the mover an extra turn (``extra_turn(score, opponent)``: Sp21's More Boar,
+Fa20's Pig Pass and Swine Align; Fa20's dice rule is Pig Out, the same rule). There are no
+swaps, so the state is the two scores, and every turn raises their sum: the model is acyclic by
+that sum. Except where rolling 0 can score nothing (Sp22's Hefty Hogs): a term that says so
+(``may_never_end``) keeps the sum on such a turn, its model is cyclic within each sum, and a
+game may never end (see ``RuleSet.turn_cap``).
 
-A term module gives its course functions and a subclass of ``UpdateTerm`` naming them:
-``zero_points``, ``after_turn``, ``extra_turn`` and the names the narration uses. Not a rule set
-itself (the registry skips modules whose names start with ``_``).
+The turn is written once (``_turn``): the engines compile it, and the narration of ``watch`` and
+``play`` runs the same function as Python on the dice it rolls and says what it did. A term
+module gives its course functions and a subclass of ``UpdateTerm`` naming them: ``zero_points``,
+``after_turn``, ``extra_turn`` and the names the narration uses. Not a rule set itself (the
+registry skips modules whose names start with ``_``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from hogbench.jit import jit
 from hogbench.rules._kit import (  # noqa: F401  (always_roll, threshold_builtin re-exported)
     ALWAYS_ROLL,
     always_roll,
+    points_event,
     threshold_builtin,
 )
 from hogbench.rules.base import (
@@ -38,6 +42,7 @@ from hogbench.rules.base import (
     Step,
     dice_roll_kind,
     dice_rows,
+    narrated_turn,
     outcome,
     resolve_signature,
     score_sum_model,
@@ -55,18 +60,26 @@ def sow_sad(outcomes) -> int:
 # goal + opponent] ...], tables made by calling the term's course functions.
 
 
+@narrated_turn
+def _turn(params, score, opponent, choice, value):
+    """The turn: the points (the zero-dice rule's or the dice's), the mover's score after the
+    update rule, and whether the mover takes another turn."""
+    goal, top = params[0], params[1]
+    points = params[2 + score * goal + opponent] if choice == 0 else value
+    score = params[2 + goal * goal + (score + points) * goal + opponent]
+    extra = 2 + goal * goal + top * goal + score * goal + opponent
+    again = params[extra] != 0 if score < goal else False
+    return points, score, again
+
+
 @jit(resolve_signature)
 def _resolve(params, state, choice, value):
-    goal, top = params[0], params[1]
-    after_base = 2 + goal * goal
-    extra_base = after_base + top * goal
-    score = state // goal
+    goal = params[0]
     opponent = state % goal
-    points = params[2 + state] if choice == 0 else value
-    score = params[after_base + (score + points) * goal + opponent]
+    _, score, again = _turn(params, state // goal, opponent, choice, value)
     if score >= goal:
         return WIN
-    if params[extra_base + score * goal + opponent]:
+    if again:
         return outcome(score * goal + opponent, SAME)
     return outcome(opponent * goal + score, OTHER)
 
@@ -93,12 +106,13 @@ class UpdateTerm(RuleSet):
     #: whether rolling 0 can score 0 points with no update, so that a game may never end
     may_never_end: ClassVar[bool] = False
     zero_rule: ClassVar[str]  # the names the narration uses
+    ones_rule: ClassVar[str] = "Sow Sad"
     after_rule: ClassVar[str] = ""
     extra_rule: ClassVar[str] = ""
 
     def build_model(self) -> GameModel:
         goal = self.goal
-        rows = [*dice_rows(sow_sad), {0: 1.0}]
+        rows = [*dice_rows(self.dice_points), {0: 1.0}]
         zero = [self.zero_points(s, o) for s in range(goal) for o in range(goal)]
         assert min(zero) >= 1 or self.may_never_end  # else every turn raises the sum
         top = goal + max(*zero, *(max(row) for row in rows))
@@ -115,22 +129,22 @@ class UpdateTerm(RuleSet):
         )
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
+        m = self.model
         score, opponent = self.scores(state)
-        if choice == 0:
-            dice, points = (), self.zero_points(score, opponent)
-            events = [f"{self.zero_rule}: {points} point{'s' * (points != 1)}"]
-        else:
-            dice = tuple(rng.randint(1, 6) for _ in range(choice))
-            points = sow_sad(dice)
-            events = ["Sow Sad! 1 point"] if 1 in dice else [f"{points} points"]
-        new = self.after_turn(score + points, opponent)
+        dice = tuple(rng.randint(1, 6) for _ in range(choice))
+        value = self.dice_points(dice) if dice else 0
+        points, new, again = (int(v) for v in _turn(m.params, score, opponent, choice, value))
+        events = [points_event(dice, points, self.zero_rule, self.ones_rule)]
         if new != score + points:
             events.append(f"{self.after_rule}: {score + points} becomes {new}")
-        m = self.model
-        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
-        if code & 7 == SAME:
-            events.append(f"{self.extra_rule}: extra turn!")
+        if again:
+            events.append(f"{self.extra_rule_at(new, opponent)}: extra turn!")
+        code = int(m.resolve(m.params, state, choice, value))
         return Step(dice, events, code, (new, opponent) if new >= self.goal else None)
+
+    def extra_rule_at(self, score: int, opponent_score: int) -> str:
+        """The rule that gives the extra turn at these scores (a term may have several)."""
+        return self.extra_rule
 
     def builtins(self) -> dict[str, Builtin]:
         return {"always_roll": ALWAYS_ROLL}

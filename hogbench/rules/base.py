@@ -74,6 +74,18 @@ def widest_roll(dist_ptr):
     return width
 
 
+def narrated_turn(func: Callable) -> Callable:
+    """A term's turn, written once: the engines' ``resolve`` calls it compiled (numba inlines
+    it), and the narration of ``watch`` and ``play`` calls the same function as Python on the
+    dice it rolled and says from what it returns which rules fired.
+
+    Write it, and any other inlined function that takes the params array, without branches:
+    conditional expressions (``a if c else b``) are fine, but with an ``if`` statement, ``and``,
+    ``or`` or an integer division (numba checks the divisor) numba keeps a reference count on
+    the array for every call (measured: a resolve four times slower)."""
+    return jit(inline="always")(func)
+
+
 DIVIDE_SHIFT = 50
 
 

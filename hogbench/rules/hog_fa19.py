@@ -29,33 +29,10 @@ every p. A strategy sees only the two scores.
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
-
 from hogbench.dice import six_sided
-from hogbench.jit import jit
-from hogbench.rules.base import (
-    LOSE,
-    OTHER,
-    WIN,
-    GameModel,
-    Step,
-    dice_distribution,
-    distribution_table,
-    divider,
-    fast_divide,
-    levels_by_key,
-    outcome,
-    q_keys_signature,
-    resolve_row_signature,
-    resolve_signature,
-)
+from hogbench.rules._feral_term import FeralTerm
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
-    MAX_DICE,
-    SwapTerm,
-    _roll_kind,
     always_roll,
     announce_highest,
     make_test_dice,
@@ -150,79 +127,10 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
     return bacon_strategy(score, opponent_score, margin, num_rolls)
 
 
-# ---------------------------------------------------------------------------------------------
-# The engines' model. State (Feral Hogs on):
-#     (mover_previous * 11 + opponent_previous) * goal * goal + score * goal + opponent
-# params: [goal, feral, score_rows, goal divider, area divider, bacon[opponent] ...,
-#          swap[score * goal + opponent] ...]. Every turn scores at least 1 and a swap keeps the
-# sum of the scores, so levels by that sum are acyclic.
-# ---------------------------------------------------------------------------------------------
-
-PREVIOUS = MAX_DICE + 1  # previous dice 0..10
-HEADER = 5
-
-
-@jit(inline="always")
-def _decode(params, state):
-    goal = params[0]
-    area = goal * goal
-    previous = fast_divide(state, area, params[4])
-    scores = state - previous * area
-    score = fast_divide(scores, goal, params[3])
-    return score, scores - score * goal, previous // PREVIOUS, previous % PREVIOUS
-
-
-@jit(inline="always")
-def _turn(params, score, opponent, previous, opponent_previous, choice, value):
-    goal = params[0]
-    score += params[HEADER + opponent] if choice == 0 else value
-    if params[1] and (choice - previous == 2 or previous - choice == 2):
-        score += 3
-    if params[HEADER + goal + score * goal + opponent]:
-        score, opponent = opponent, score
-    if score >= goal:
-        return WIN
-    if opponent >= goal:  # a swap handed the opponent the goal
-        return LOSE
-    hidden = opponent_previous * PREVIOUS + choice if params[1] else 0
-    return outcome(hidden * goal * goal + opponent * goal + score, OTHER)
-
-
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    score, opponent, previous, opponent_previous = _decode(params, state)
-    return _turn(params, score, opponent, previous, opponent_previous, choice, value)
-
-
-@jit(resolve_row_signature)
-def _resolve_row(params, state, choice, values, lo, hi, out):
-    score, opponent, previous, opponent_previous = _decode(params, state)
-    for d in range(lo, hi):
-        out[d - lo] = _turn(params, score, opponent, previous, opponent_previous, choice, values[d])
-
-
-@jit(q_keys_signature)
-def _q_keys(params, states, choices, lo, hi, out):
-    """Keys for the exact engine: the mover's previous dice change a turn only through the
-    bonus, so (opponent's previous, score + bonus, opponent, choice) decides the outcomes."""
-    goal = params[0]
-    for j in range(lo, hi):
-        score, opponent, previous, opponent_previous = _decode(params, states[j])
-        choice = choices[j]
-        if choice - previous == 2 or previous - choice == 2:
-            score += 3
-        out[j] = ((opponent_previous * (goal + 3) + score) * goal + opponent) * PREVIOUS + choice
-
-
-class HogFa19(SwapTerm):
+class HogFa19(FeralTerm):
     name = "hog-fa19"
-    max_goal = 200  # the previous-turn state multiplies the states by 121 or more
-    hidden_state = "how many dice each player rolled on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Fall 2019"
-    free_bacon = staticmethod(free_bacon)
-    is_swap = staticmethod(is_swap)
-    bacon_strategy = staticmethod(bacon_strategy)
-    swap_strategy = staticmethod(swap_strategy)
+    hidden_state = "how many dice each player rolled on their previous turn (Feral Hogs)"
     options_help = {
         "feral_hogs": (True, "Feral Hogs: +3 when the dice rolled are 2 away from your last"),
     }
@@ -232,69 +140,12 @@ class HogFa19(SwapTerm):
         ("Feral Hogs", "+3 when |dice rolled - dice you rolled last turn| is 2 (option)"),
         ("Swine Swap", "swap when first digit x ones digit match for both scores, even at goal"),
     )
-    hidden_text = "each player's number of dice on their previous turn (Feral Hogs)"
-
-    def build_model(self) -> GameModel:
-        goal, feral = self.goal, bool(self.options["feral_hogs"])
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
-        rows.append({0: 1.0})
-        ptr, values, probs = distribution_table(rows)
-        bacon = [free_bacon(o) for o in range(goal)]
-        assert min(bacon) >= 1  # every turn raises the sum of the scores
-        score_rows = goal + max(max(bacon), int(values.max())) + 3
-        swap = [int(is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
-        area = goal * goal
-        n_states = area * (PREVIOUS * PREVIOUS if feral else 1)
-        dividers = [divider(goal, area), divider(area, n_states)]
-        params = np.array([goal, int(feral), score_rows, *dividers, *bacon, *swap], np.int64)
-        states = np.arange(n_states, dtype=np.int64)
-        observation = states % area
-        order, level_ptr = levels_by_key(observation // goal + observation % goal, states)
-        return GameModel(
-            n_states=n_states,
-            start=0,
-            observation=observation,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=params,
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=np.arange(0, MAX_DICE + 1, dtype=np.int64),
-            q_keys=_q_keys if feral else None,
-            n_keys=PREVIOUS * (goal + 3) * goal * PREVIOUS if feral else 0,
-            resolve_row=_resolve_row,
-            independent_levels=True,
-        )
-
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        step = super().play_step(state, choice, rng)
-        if not self.options["feral_hogs"]:
-            return step
-        previous = state // (self.goal * self.goal) // PREVIOUS
-        bonus = feral_bonus(choice, previous)
-        if not bonus:
-            return step
-        # The swap is decided after the bonus: recount the events with it.
-        score, opponent = self.scores(state)
-        points = free_bacon(opponent) if choice == 0 else pig_out(step.dice)
-        events = [e for e in step.events if e != "Swine Swap!"] + [f"Feral Hogs: +{bonus}"]
-        score += points + bonus
-        if is_swap(score, opponent):
-            score, opponent = opponent, score
-            events.append("Swine Swap!")
-        final = (score, opponent) if step.code & 7 in (WIN, LOSE) else None
-        return Step(step.dice, events, step.code, final)
-
-    def describe_state(self, state: int) -> str:
-        text = super().describe_state(state)
-        if self.options["feral_hogs"]:
-            previous, opponent_previous = divmod(state // (self.goal * self.goal), PREVIOUS)
-            text += f" (dice on the previous turn: {previous}, opponent's {opponent_previous})"
-        return text
+    free_bacon = staticmethod(free_bacon)
+    feral_bonus = staticmethod(feral_bonus)
+    is_swap = staticmethod(is_swap)
+    remembers, memory_text = "dice", "dice on the previous turn"
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
 
 
 RULES = HogFa19

@@ -21,30 +21,14 @@ reaches the goal has won.
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from math import gcd
-
-import numpy as np
 
 from hogbench.commentary import make_announce_highest
 from hogbench.dice import six_sided
-from hogbench.jit import jit
-from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
-from hogbench.rules.base import (
-    OTHER,
-    SAME,
-    WIN,
-    Builtin,
-    GameModel,
-    Step,
-    outcome,
-    resolve_signature,
-)
+from hogbench.rules._update_term import UpdateTerm, threshold_builtin
+from hogbench.rules.base import Builtin
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
-    SwapTerm,
-    _roll_kind,
     always_roll,
     make_test_dice,
     other,
@@ -134,66 +118,28 @@ def extra_turn_strategy(score, opponent_score, cutoff=8, num_rolls=6):
     return bacon_strategy(score, opponent_score, cutoff, num_rolls)
 
 
-# ---------------------------------------------------------------------------------------------
-# The engines' model: state score * goal + opponent; params [goal, bacon[opponent] ...,
-# extra[score * goal + opponent] ...]. Every turn scores at least 1, so levels by the sum of
-# the scores are acyclic, extra turns included.
-# ---------------------------------------------------------------------------------------------
-
-
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    goal = params[0]
-    score, opponent = state // goal, state % goal
-    score += params[1 + opponent] if choice == 0 else value
-    if score >= goal:
-        return WIN
-    if params[1 + goal + score * goal + opponent]:
-        return outcome(score * goal + opponent, SAME)
-    return outcome(opponent * goal + score, OTHER)
-
-
-class HogFa20(SwapTerm):
+class HogFa20(UpdateTerm):
     name = "hog-fa20"
     title = "Hog, CS 61A Fall 2020"
-    baseline = "always_roll:6"
     announce_highest = staticmethod(announce_highest)
-    free_bacon = staticmethod(free_bacon)
     rule_lines = (
         ("Pig Out", "any die showing 1 makes the turn score 1"),
         ("Free Bacon", "rolling 0 scores 3 + the digit of pi at the opponent's score (0: the 3)"),
         ("Swine Align", "extra turn when both scores are positive and their GCD is at least 10"),
         ("Pig Pass", "extra turn when you end the turn behind by 1 or 2"),
     )
+    dice_points = staticmethod(pig_out)
+    zero_rule, ones_rule = "Free Bacon", "Pig Out"
+    extra_turn = staticmethod(extra_turn)
 
-    def build_model(self) -> GameModel:
-        model = super().build_model()  # hog-sp19's dice, levels and choices
-        goal = self.goal
-        bacon = [free_bacon(o) for o in range(goal)]
-        extra = [int(extra_turn(s, o)) for s in range(goal) for o in range(goal)]
-        params = np.array([goal, *bacon, *extra], dtype=np.int64)
-        return dataclasses.replace(model, params=params, resolve=_resolve, resolve_row=None)
+    def zero_points(self, score, opponent_score):
+        return free_bacon(opponent_score)
 
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        m = self.model
-        score, opponent = self.scores(state)
-        if choice == 0:
-            dice, points = (), free_bacon(opponent)
-            events = [f"Free Bacon: {points} points"]
-        else:
-            dice = tuple(rng.randint(1, 6) for _ in range(choice))
-            points = pig_out(dice)
-            events = ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
-        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
-        if code & 7 == SAME:
-            rule = "Pig Pass" if pig_pass(score + points, opponent) else "Swine Align"
-            events.append(f"{rule}: extra turn!")
-        final = (score + points, opponent) if code & 7 == WIN else None
-        return Step(dice, events, code, final)
+    def extra_rule_at(self, score, opponent_score):
+        return "Pig Pass" if pig_pass(score, opponent_score) else "Swine Align"
 
     def builtins(self) -> dict[str, Builtin]:
-        return {
-            "always_roll": ALWAYS_ROLL,
+        return super().builtins() | {
             "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "Free Bacon", name="cutoff"),
             "extra_turn_strategy": threshold_builtin(
                 extra_turn_strategy,

@@ -230,6 +230,8 @@ class SwapTerm(RuleSet):
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
     strategy_num_rolls = 4  # the course strategies' default number of dice
+    strategy_threshold = "margin"  # what they call their threshold
+    bacon_strategy_summary = ""  # "" : 0 dice when Free Bacon >= margin, else num_rolls
     swap_strategy_summary = (
         "0 dice for a beneficial swap or >= margin points (never a harmful swap), else num_rolls"
     )
@@ -268,18 +270,15 @@ class SwapTerm(RuleSet):
         return 6
 
     def builtins(self) -> dict[str, Builtin]:
+        threshold, num_rolls = self.strategy_threshold, self.strategy_num_rolls
+        bacon, swap = self.bacon_strategy_summary, self.swap_strategy_summary
         return {
             "always_roll": ALWAYS_ROLL,
             "bacon_strategy": threshold_builtin(
-                self.bacon_strategy, 8, self.strategy_num_rolls, "Free Bacon", name="margin"
+                self.bacon_strategy, 8, num_rolls, "Free Bacon", bacon, name=threshold
             ),
             "swap_strategy": threshold_builtin(
-                self.swap_strategy,
-                8,
-                self.strategy_num_rolls,
-                "",
-                self.swap_strategy_summary,
-                name="margin",
+                self.swap_strategy, 8, num_rolls, "", swap, name=threshold
             ),
         }
 

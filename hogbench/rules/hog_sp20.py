@@ -20,25 +20,15 @@ the player's own previous turn and its points are what ``take_turn`` returned; t
 checked after every turn, also when the mover has reached the goal. Feral Hogs is switched off
 with the option ``feral_hogs`` (the course's ``play(..., feral_hogs=False)``).
 
-The engines' model is hog-su20's (Feral Hogs on the previous turn's points, bucketed 0..12 and
-"13 or more") with this term's Free Bacon and Swine Swap tables.
+The engines' model and the narration are the Feral Hogs kit's, as for hog-su20 (Feral Hogs on
+the previous turn's points), with this term's Free Bacon and Swine Swap.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-import numpy as np
-
 from hogbench.dice import six_sided
-from hogbench.rules._kit import threshold_builtin
-from hogbench.rules.base import GameModel
 from hogbench.rules.hog_su20 import (  # noqa: F401  (the course's names, re-exported)
-    BACON_AT,
-    GOAL,
     GOAL_SCORE,
-    SCORE_ROWS,
-    SWAP_AT,
     HogSu20,
     always_roll,
     announce_highest,
@@ -137,50 +127,13 @@ class HogSp20(HogSu20):
         ("Feral Hogs", "+3 when |dice rolled - your previous turn's points| is 2 (option)"),
         ("Swine Swap", "swap when 3^(sum of the scores) starts and ends with the same digit"),
     )
-    hidden_text = "each player's points on their previous turn (Feral Hogs)"
-
-    def build_model(self) -> GameModel:
-        # hog-su20's model reads Free Bacon and Swine Swap from tables in its params; the
-        # tables are refilled here from this term's functions, at the same offsets.
-        model = super().build_model()
-        params = model.params.copy()
-        goal, rows = int(params[GOAL]), int(params[SCORE_ROWS])
-        bacon = [free_bacon(o) for o in range(goal)]
-        assert min(bacon) >= 1 and max(bacon) <= rows - goal  # levels and the swap table hold
-        params[params[BACON_AT] : params[BACON_AT] + goal] = bacon
-        swap = [int(is_swap(s, o)) for s in range(rows) for o in range(goal)]
-        params[params[SWAP_AT] : params[SWAP_AT] + rows * goal] = np.array(swap)
-        return dataclasses.replace(model, params=params)
-
-    def play_step(self, state, choice, rng):
-        step = super().play_step(state, choice, rng)
-        # hog-su20's narration uses its own rule functions: recount this term's events.
-        score, opponent = self.scores(state)
-        points = free_bacon(opponent) if choice == 0 else pig_out(step.dice)
-        events = [f"Free Bacon: {points} point{'s' * (points != 1)}"] if choice == 0 else []
-        events += [e for e in step.events if not e.startswith(("Free Bacon", "Swine Swap"))]
-        score += points + sum(3 for e in step.events if e.startswith("Feral Hogs"))
-        final = step.final
-        if is_swap(score, opponent):
-            events.append("Swine Swap!")
-            score, opponent = opponent, score
-        if final is not None:
-            final = (score, opponent)
-        return dataclasses.replace(step, events=events, final=final)
-
-    def builtins(self):
-        return {
-            **super().builtins(),
-            "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "Free Bacon", name="margin"),
-            "swap_strategy": threshold_builtin(
-                swap_strategy,
-                8,
-                6,
-                "",
-                "0 dice for a beneficial swap or >= margin points, else num_rolls",
-                name="margin",
-            ),
-        }
+    free_bacon = staticmethod(free_bacon)
+    is_swap = staticmethod(is_swap)
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    strategy_threshold = "margin"
+    bacon_strategy_summary = ""
+    swap_strategy_summary = "0 dice for a beneficial swap or >= margin points, else num_rolls"
 
 
 RULES = HogSp20

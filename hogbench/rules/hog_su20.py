@@ -27,15 +27,11 @@ cannot know the points of the previous turn, so it cannot predict Feral Hogs); i
 is therefore the same whatever the previous points, and the optimal *score-only* strategy is not
 what ``solve`` finds (``solve`` optimises a player who also sees the previous points).
 
-The first half of this module is the course's own code (the readable reference); the second
-half builds the engines' model from the same functions.
+The module is the course's own code (the readable reference); the Feral Hogs kit builds the
+engines' model from these functions and narrates turns with them (``HogSu20`` names them).
 """
 
 from __future__ import annotations
-
-import random
-
-import numpy as np
 
 from hogbench.commentary import (  # noqa: F401  (the course's names, re-exported)
     announce_lead_changes,
@@ -45,37 +41,14 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
-from hogbench.jit import jit
-from hogbench.rules.base import (
-    LOSE,
-    OTHER,
-    WIN,
-    Builtin,
-    GameModel,
-    RuleSet,
-    Step,
-    dice_distribution,
-    distribution_table,
-    divider,
-    fast_divide,
-    levels_by_key,
-    outcome,
-    q_keys_signature,
-    resolve_row_signature,
-    resolve_signature,
-    roll_kind_signature,
-)
+from hogbench.rules._feral_term import FeralTerm
+from hogbench.rules.hog_sp19 import pig_out
 
 GOAL_SCORE = 100
 
 # ---------------------------------------------------------------------------------------------
 # The course's functions
 # ---------------------------------------------------------------------------------------------
-
-
-def pig_out(outcomes) -> int:
-    """Pig Out: the turn scores 1 if any outcome is a 1, else the sum of the outcomes."""
-    return 1 if 1 in outcomes else sum(outcomes)
 
 
 def roll_dice(num_rolls, dice=six_sided):
@@ -219,138 +192,10 @@ def final_strategy(score, opponent_score):
     return 6
 
 
-# ---------------------------------------------------------------------------------------------
-# The engines' model, built from the functions above
-# ---------------------------------------------------------------------------------------------
-#
-# States. Feral Hogs off: score * goal + opponent_score. Feral Hogs on:
-#     (mover_previous * BUCKETS + opponent_previous) * goal * goal + score * goal + opponent_score
-# (scores innermost: the observation is state % goal**2, and the successors of one state for
-# consecutive dice totals lie next to each other in memory). A previous-points bucket is
-# min(points, BUCKETS - 1): with at most 10 dice, |num_rolls - points| == 2 needs points <= 12,
-# so 13 stands for "13 or more" (build_model checks that this bucketing never changes a Feral
-# Hogs bonus). Every turn scores at least 1 point (Pig Out 1, Free Bacon at least 1) and a swap
-# keeps the sum of the scores, so levels by that sum make the game acyclic.
-#
-# params (int64), all tables computed by calling the course functions above:
-#   [GOAL]            goal
-#   [FERAL]           1 when Feral Hogs is on
-#   [SCORE_ROWS]      number of mover scores the swap table covers (goal + most points in a turn)
-#   [BACON_AT]        offset of bacon[opponent_score]          = free_bacon(opponent_score)
-#   [FERAL_AT]        offset of feral[num_rolls * BUCKETS + b] = feral_bonus(num_rolls, b)
-#   [SWAP_AT]         offset of swap[score * goal + opponent]  = is_swap(score, opponent)
-#   [GOAL_DIVIDER]    multiplier for fast_divide(n, goal, .)   (decoding states without a division)
-#   [AREA_DIVIDER]    multiplier for fast_divide(n, goal * goal, .)
-
-MAX_DICE = 10
-ZERO_DICE_KIND = MAX_DICE  # the roll-kind row for rolling 0 dice (one value, 0, certain)
-BUCKETS = 14  # previous-turn points 0..12 individually, and 13 for "13 or more"
-GOAL, FERAL, SCORE_ROWS, BACON_AT, FERAL_AT, SWAP_AT, GOAL_DIVIDER, AREA_DIVIDER = range(8)
-HEADER = 8
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    return ZERO_DICE_KIND if choice == 0 else choice - 1
-
-
-@jit(inline="always")
-def _turn(params, score, opponent, choice, value, previous):
-    """One turn from the mover's side: (mover's score, opponent's score, points for Feral Hogs).
-
-    PREVIOUS is the mover's previous-points bucket, or -1 when Feral Hogs is off.
-    """
-    goal = params[GOAL]
-    points = params[params[BACON_AT] + opponent] if choice == 0 else value
-    score += points
-    if previous >= 0:
-        score += params[params[FERAL_AT] + choice * BUCKETS + previous]
-    if params[params[SWAP_AT] + score * goal + opponent]:
-        score, opponent = opponent, score
-    return score, opponent, points
-
-
-@jit(inline="always")
-def _decode(params, state):
-    """(score, opponent's score, previous, opponent's previous) at STATE; the previous-points
-    buckets are -1 when Feral Hogs is off."""
-    goal = params[GOAL]
-    area = goal * goal
-    buckets = fast_divide(state, area, params[AREA_DIVIDER])  # 0 when Feral Hogs is off
-    scores = state - buckets * area
-    score = fast_divide(scores, goal, params[GOAL_DIVIDER])
-    opponent = scores - score * goal
-    if params[FERAL]:
-        previous = buckets // BUCKETS
-        return score, opponent, previous, buckets - previous * BUCKETS
-    return score, opponent, -1, -1
-
-
-@jit(inline="always")
-def _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value):
-    """The model's outcome of a turn from a decoded state."""
-    goal = params[GOAL]
-    score, opponent, points = _turn(params, score, opponent, choice, value, previous)
-    if score >= goal:
-        return WIN
-    if opponent >= goal:  # a swap handed the opponent the goal
-        return LOSE
-    following = opponent * goal + score
-    if previous >= 0:
-        following += (opponent_previous * BUCKETS + min(points, BUCKETS - 1)) * goal * goal
-    return outcome(following, OTHER)
-
-
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    score, opponent, previous, opponent_previous = _decode(params, state)
-    return _turn_outcome(params, score, opponent, previous, opponent_previous, choice, value)
-
-
-@jit(resolve_row_signature)
-def _resolve_row(params, state, choice, values, lo, hi, out):
-    """_resolve for a whole roll, decoding the state once."""
-    score, opponent, previous, opponent_previous = _decode(params, state)
-    for d in range(lo, hi):
-        out[d - lo] = _turn_outcome(
-            params, score, opponent, previous, opponent_previous, choice, values[d]
-        )
-
-
-@jit(inline="always")
-def _q_key(params, score, opponent, previous, opponent_previous, choice):
-    """A key for the exact engine (Feral Hogs on), of a decoded state: Feral Hogs changes a
-    turn only through the points it adds, so a choice's outcomes depend on the mover's score
-    plus that bonus, the opponent's score, the opponent's previous points and the choice,
-    whatever the mover's own previous points. Many states share a key, and the engine values
-    each key once."""
-    goal = params[GOAL]
-    score += params[params[FERAL_AT] + choice * BUCKETS + previous]
-    return ((opponent_previous * (goal + 3) + score) * goal + opponent) * (MAX_DICE + 1) + choice
-
-
-@jit(q_keys_signature)
-def _q_keys(params, states, choices, lo, hi, out):
-    """The exact engine's keys for a run of (state, choice) pairs, one call for many; a run
-    often holds one state with every choice, decoded once."""
-    decoded = -1
-    score = opponent = previous = opponent_previous = 0
-    for j in range(lo, hi):
-        if states[j] != decoded:
-            decoded = states[j]
-            score, opponent, previous, opponent_previous = _decode(params, decoded)
-        out[j] = _q_key(params, score, opponent, previous, opponent_previous, choices[j])
-
-
-class HogSu20(RuleSet):
+class HogSu20(FeralTerm):
     name = "hog-su20"
-    dice_points = staticmethod(pig_out)
-    announce_highest = staticmethod(announce_highest)
-    max_goal = 200  # the previous-turn state multiplies the states by 121 or more
-    hidden_state = "each player's points on their previous turn (Feral Hogs)"
     title = "Hog, CS 61A Summer 2020"
-    strategy_args = ("score", "opponent_score")
-    requires_deterministic = True
+    hidden_state = "each player's points on their previous turn (Feral Hogs)"
     options_help = {
         "feral_hogs": (
             True,
@@ -365,139 +210,18 @@ class HogSu20(RuleSet):
     )
     # The course text measures final strategies against always_roll(4).
     baseline = "always_roll:4"
-
-    def build_model(self) -> GameModel:
-        goal = self.goal
-        feral = bool(self.options["feral_hogs"])
-        rows = [dice_distribution(n, (1, 2, 3, 4, 5, 6), pig_out) for n in range(1, MAX_DICE + 1)]
-        rows.append({0: 1.0})
-        ptr, values, probs = distribution_table(rows)
-        choices = np.arange(0, MAX_DICE + 1, dtype=np.int64)
-
-        bacon = [free_bacon(o) for o in range(goal)]
-        most_points = max(max(bacon), int(values.max()))
-        feral_table = [feral_bonus(n, b) for n in choices for b in range(BUCKETS)]
-        assert max(feral_table) == 3  # _q_key leaves room for a bonus of 3
-        for n in choices:  # a bucket stands for every points value it holds
-            for p in range(most_points + 1):
-                if feral_bonus(n, p) != feral_bonus(n, min(p, BUCKETS - 1)):
-                    raise AssertionError(f"Feral Hogs needs previous points {p} apart")
-        score_rows = goal + most_points + (max(feral_table) if feral else 0)
-        swap = [is_swap(s, o) for s in range(score_rows) for o in range(goal)]
-        bacon_at = HEADER
-        feral_at = bacon_at + len(bacon)
-        swap_at = feral_at + len(feral_table)
-        n_states = goal * goal * (BUCKETS * BUCKETS if feral else 1)
-        dividers = [divider(goal, goal * goal), divider(goal * goal, n_states)]
-        header = [goal, int(feral), score_rows, bacon_at, feral_at, swap_at, *dividers]
-        params = np.array(header + bacon + feral_table + swap, dtype=np.int64)
-
-        states = np.arange(n_states, dtype=np.int64)
-        observation = states % (goal * goal)
-        # Within a level, the states that differ only in the mover's previous points come
-        # together: they share most choice values (see _q_key), which the solver then finds
-        # still in cache.
-        previous, opponent_previous = np.divmod(states // (goal * goal), BUCKETS)
-        order, level_ptr = levels_by_key(
-            observation // goal + observation % goal,
-            (observation * BUCKETS + opponent_previous) * BUCKETS + previous,
-        )
-        canonical = None
-        if feral:
-            # A strategy sees only the scores. As its representative state we take the one in
-            # which neither player's previous turn is 2 away from any number of dice (bucket
-            # "13 or more"): no Feral Hogs bonus in reach for either player, which is how the
-            # course tells students to reason ("for strategies, we do not take into account
-            # bonuses from feral hogs"). The scores 0-0 only occur at the start, so that
-            # observation maps to the real start state (no previous turns: 0 points each).
-            last = BUCKETS - 1
-            canonical = (
-                np.arange(goal * goal, dtype=np.int64) + (last * BUCKETS + last) * goal * goal
-            )
-            canonical[0] = 0
-        return GameModel(
-            n_states=n_states,
-            start=0,
-            observation=observation,
-            order=order,
-            level_ptr=level_ptr,
-            cyclic=False,
-            params=params,
-            roll_kind=_roll_kind,
-            resolve=_resolve,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-            choices=choices,
-            canonical=canonical,
-            q_keys=_q_keys if feral else None,
-            resolve_row=_resolve_row,
-            independent_levels=True,  # every turn raises the sum of the scores
-            n_keys=BUCKETS * (goal + 3) * goal * (MAX_DICE + 1) if feral else 0,
-        )
-
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        m = self.model
-        score, opponent = self.scores(state)
-        if choice == 0:
-            value, dice = 0, ()
-            points = free_bacon(opponent)
-            events = [f"Free Bacon: {points} point{'s' * (points != 1)}"]
-        else:
-            dice = tuple(rng.randint(1, 6) for _ in range(choice))
-            value = points = pig_out(dice)
-            events = ["Pig Out! 1 point"] if 1 in dice else [f"{points} points"]
-        score += points
-        if self.options["feral_hogs"]:
-            # The mover's previous points live in the state as a bucket, which gives the same
-            # bonus as the points themselves (build_model checks this).
-            previous = state // (self.goal * self.goal) // BUCKETS
-            bonus = feral_bonus(choice, previous)
-            if bonus:
-                score += bonus
-                events.append(f"Feral Hogs: +{bonus}")
-        if is_swap(score, opponent):
-            score, opponent = opponent, score
-            events.append("Swine Swap!")
-        code = int(m.resolve(m.params, state, choice, value))
-        final = (score, opponent) if code & 7 in (WIN, LOSE) else None
-        return Step(dice, events, code, final)
-
-    def describe_state(self, state: int) -> str:
-        text = super().describe_state(state)
-        if self.options["feral_hogs"]:
-            previous, opponent_previous = divmod(state // (self.goal * self.goal), BUCKETS)
-            text += (
-                f" (previous turn's points: {_bucket_text(previous)},"
-                f" opponent's {_bucket_text(opponent_previous)})"
-            )
-        return text
-
-    def builtins(self) -> dict[str, Builtin]:
-        return {
-            "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
-            "bacon_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(bacon_strategy, cutoff, num_rolls),
-                "0 dice when Free Bacon gives >= cutoff, else num_rolls",
-            ),
-            "swap_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(swap_strategy, cutoff, num_rolls),
-                "0 dice for a beneficial swap or >= cutoff points (never a harmful swap), else"
-                " num_rolls",
-            ),
-        }
-
-
-def _bucket_text(bucket: int) -> str:
-    return f"{bucket}+" if bucket == BUCKETS - 1 else str(bucket)
-
-
-def _bind(strategy, cutoff, num_rolls):
-    def bound(score, opponent_score):
-        return strategy(score, opponent_score, cutoff, num_rolls)
-
-    bound.__name__ = f"{strategy.__name__}(cutoff={cutoff}, num_rolls={num_rolls})"
-    return bound
+    announce_highest = staticmethod(announce_highest)
+    free_bacon = staticmethod(free_bacon)
+    feral_bonus = staticmethod(feral_bonus)
+    is_swap = staticmethod(is_swap)
+    remembers, memory_text = "points", "previous turn's points"
+    bacon_strategy = staticmethod(bacon_strategy)
+    swap_strategy = staticmethod(swap_strategy)
+    strategy_num_rolls, strategy_threshold = 6, "cutoff"
+    bacon_strategy_summary = "0 dice when Free Bacon gives >= cutoff, else num_rolls"
+    swap_strategy_summary = (
+        "0 dice for a beneficial swap or >= cutoff points (never a harmful swap), else num_rolls"
+    )
 
 
 RULES = HogSu20
