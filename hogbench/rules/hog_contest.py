@@ -51,6 +51,7 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
+from hogbench.rules._kit import points_event, threshold_builtin
 from hogbench.rules.base import (
     LOSE,
     OTHER,
@@ -60,9 +61,10 @@ from hogbench.rules.base import (
     RuleSet,
     Step,
     check_int_choice,
-    dice_distribution,
+    dice_rows,
     distribution_table,
     levels_by_key,
+    narrated_turn,
     outcome,
     resolve_signature,
     roll_kind_signature,
@@ -288,39 +290,26 @@ def final_strategy(score, opponent_score):
 #
 # Roll kinds: rows 0..9 roll 1..10 six-sided dice, rows 10..19 roll 1..10 four-sided dice (Hog
 # Wild), row ZERO_DICE_KIND is Free Bacon and row CHOP_KIND a Pork Chop (both: value 0, certain).
-# Dice rows hold the turn's points after Hogtimus Prime.
+# Dice rows hold the turn's points after Hogtimus Prime (take_turn's, on test dice).
 #
-# params (int64), all tables computed by calling the course functions above (or a term's own,
-# for the terms built on this model: hog-fa15):
-#   [GOAL]          goal
-#   [PORK]          1 when Pork Chop is on
-#   [PIGGY]         1 for Piggy Back: a turn of dice scoring 0 gives the opponent the dice rolled
-#   [OPP_ROWS]      number of opponent scores the swap table covers (goal, + 10 with Piggy Back)
-#   [BACON_AT]      offset of bacon[opponent_score]                 = take_turn(0, opponent_score)
-#   [WILD_AT]       offset of wild[score * goal + opponent]         = Hog Wild at these scores
-#   [SWAP_AT]       offset of swap[score * OPP_ROWS + opponent]     = is_swap(score, opponent)
+# params (int64), tables computed by calling the course functions above (or a term's own, for
+# the terms built on this model: hog-fa15): [goal, pork (1 when Pork Chop is on), piggy (1 for
+# Piggy Back: a turn of dice scoring 0 gives the opponent the dice rolled), opp_rows (opponent
+# scores the swap table covers: goal, + 10 with Piggy Back)], bacon[opponent] = take_turn(0,
+# opponent), wild[score * goal + opponent] = Hog Wild at these scores, swap[score * opp_rows +
+# opponent] = is_swap(score, opponent).
 
-FACES = {six_sided: (1, 2, 3, 4, 5, 6), four_sided: (1, 2, 3, 4)}
 WILD_KINDS = MAX_DICE  # four-sided rows start here
 ZERO_DICE_KIND = 2 * MAX_DICE
 CHOP_KIND = ZERO_DICE_KIND + 1
-GOAL, PORK, PIGGY, OPP_ROWS, BACON_AT, WILD_AT, SWAP_AT = range(7)
-HEADER = 7
+GOAL, PORK, PIGGY, OPP_ROWS, BACON_AT = range(5)  # BACON_AT: the header's length
 
 
-@jit()
+@jit(inline="always")
 def _decode(params, state):
-    """(scores index, mover_used, opponent_used) of a state."""
-    if params[PORK]:
-        return state >> 2, (state >> 1) & 1, state & 1
-    return state, 0, 0
-
-
-@jit()
-def _encode(params, scores, mover_used, opponent_used):
-    if params[PORK]:
-        return (scores << 2) | (mover_used << 1) | opponent_used
-    return scores
+    """(scores index, mover_used, opponent_used) of a state. No branch: base.narrated_turn."""
+    pork = params[PORK]
+    return state >> 2 if pork else state, (state >> 1) & 1 if pork else 0, state & 1 if pork else 0
 
 
 @jit(roll_kind_signature)
@@ -332,30 +321,45 @@ def _roll_kind(params, state, choice):
         if not used:
             return CHOP_KIND
         choice = MAX_DICE
-    return choice - 1 + (WILD_KINDS if params[params[WILD_AT] + scores] else 0)
+    return choice - 1 + (WILD_KINDS if params[BACON_AT + params[GOAL] + scores] else 0)
+
+
+@narrated_turn
+def _turn(params, score, opponent, used, choice, value):
+    """The turn from the mover's side, as chop_or_take_turn plays it: a Pork Chop when CHOICE
+    asks for one and the mover has not used theirs (the turn's one swap), else the turn's points
+    (Free Bacon's or the dice's, after Hogtimus Prime), under Piggy Back a gift of the dice
+    rolled to the opponent when the dice scored nothing, and then Swine Swap. Returns the scores
+    after it, whether the mover has used their Pork Chop, the points, whether the scores
+    swapped, and the gift."""
+    goal = params[GOAL]
+    chop = (choice == PORK_CHOP) & (used == 0)
+    points = 0 if chop else (params[BACON_AT + opponent] if choice == 0 else value)
+    piggy = (params[PIGGY] != 0) & (chop == 0) & (choice != 0) & (value == 0)
+    gift = (MAX_DICE if choice == PORK_CHOP else choice) if piggy else 0
+    score += points
+    opponent += gift
+    swap_at = BACON_AT + goal + goal * goal + score * params[OPP_ROWS] + opponent
+    swap = chop | (params[swap_at] != 0)
+    mover, other_score = (opponent if swap else score), (score if swap else opponent)
+    return mover, other_score, used | chop, points, swap, gift
 
 
 @jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[GOAL]
     scores, used, opponent_used = _decode(params, state)
-    if choice == PORK_CHOP and not used:
-        # The scores swap: the opponent moves next with the mover's score as theirs.
-        return outcome(_encode(params, scores, opponent_used, 1), OTHER)
+    # A division, not fast_divide: its if statement would cost a reference count (narrated_turn)
     score, opponent = scores // goal, scores % goal
-    if choice == 0:
-        score += params[params[BACON_AT] + opponent]
-    elif value == 0 and params[PIGGY]:  # Piggy Back: the opponent gains the dice rolled
-        opponent += MAX_DICE if choice == PORK_CHOP else choice
-    else:
-        score += value
-    if params[params[SWAP_AT] + score * params[OPP_ROWS] + opponent]:
-        score, opponent = opponent, score
+    score, opponent, used, _, _, _ = _turn(params, score, opponent, used, choice, value)
     if score >= goal:
         return WIN
     if opponent >= goal:  # a swap (or Piggy Back) handed the opponent the goal
         return LOSE
-    return outcome(_encode(params, opponent * goal + score, opponent_used, used), OTHER)
+    following = opponent * goal + score
+    return outcome(
+        (following << 2) | (opponent_used << 1) | used if params[PORK] else following, OTHER
+    )
 
 
 class HogContest(RuleSet):
@@ -396,37 +400,24 @@ class HogContest(RuleSet):
     def describe_choice(self, choice: int) -> str:
         return "Pork Chop (-1)" if choice == PORK_CHOP else f"roll {choice}"
 
-    def _four_sided(self, score: int, opponent: int) -> bool:
-        return self.select_dice(score, opponent) is four_sided
+    def turn_points(self, outcomes) -> int:
+        """The points take_turn scores when the dice show OUTCOMES (test dice replaying them)."""
+        return self.take_turn(len(outcomes), 0, make_test_dice(*outcomes))
 
     def build_model(self) -> GameModel:
-        goal = self.goal
-        pork = bool(self.options["pork_chop"])
-
-        def turn_points(outcomes):  # what take_turn scores when the dice show OUTCOMES
-            return self.take_turn(len(outcomes), 0, make_test_dice(*outcomes))
-
-        rows = [
-            dice_distribution(n, FACES[dice], turn_points)
-            for dice in (six_sided, four_sided)
-            for n in range(1, MAX_DICE + 1)
-        ]
+        goal, pork = self.goal, bool(self.options["pork_chop"])
+        rows = [*dice_rows(self.turn_points), *dice_rows(self.turn_points, (1, 2, 3, 4))]
         # Every turn of dice scores, or under Piggy Back gives the opponent, at least 1 point.
         assert self.piggy_back or min(min(row) for row in rows) >= 1
-        rows += [{0: 1.0}, {0: 1.0}]  # Free Bacon, Pork Chop
-        ptr, values, probs = distribution_table(rows)
-
+        ptr, values, probs = distribution_table([*rows, {0: 1.0}, {0: 1.0}])  # Free Bacon, chop
         bacon = [self.take_turn(0, o) for o in range(goal)]
-        wild = [self._four_sided(s, o) for s in range(goal) for o in range(goal)]
-        score_rows = goal + max(max(bacon), int(values.max()))
+        assert min(bacon) >= 1
+        wild = [int(self.select_dice(s, o) is four_sided) for s in range(goal) for o in range(goal)]
+        top = goal + max(max(bacon), int(values.max()))
         opp_rows = goal + (MAX_DICE if self.piggy_back else 0)
-        swap = [self.is_swap(s, o) for s in range(score_rows) for o in range(opp_rows)]
-        bacon_at = HEADER
-        wild_at = bacon_at + len(bacon)
-        swap_at = wild_at + len(wild)
-        header = [goal, int(pork), int(self.piggy_back), opp_rows, bacon_at, wild_at, swap_at]
-        params = np.array(header + bacon + wild + swap, dtype=np.int64)
-
+        swap = [int(self.is_swap(s, o)) for s in range(top) for o in range(opp_rows)]
+        header = [goal, int(pork), int(self.piggy_back), opp_rows]
+        params = np.array([*header, *bacon, *wild, *swap], dtype=np.int64)
         per_scores = 4 if pork else 1
         n_states = goal * goal * per_scores
         states = np.arange(n_states, dtype=np.int64)
@@ -436,7 +427,6 @@ class HogContest(RuleSet):
         # opponent under Piggy Back), and Swine Swap keeps the sum. A Pork Chop keeps the sum
         # too but uses one more chop, so within a level states with more chops used come first:
         # a chop's successor is solved before it.
-        assert min(bacon) >= 1
         order, level_ptr = levels_by_key(observation // goal + observation % goal, -used)
         # A strategy sees only the scores; its representative state is the one in which nobody
         # has used their Pork Chop yet (every game starts there, and there a -1 is a Pork Chop).
@@ -460,45 +450,27 @@ class HogContest(RuleSet):
         )
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        m = self.model
-        score, opponent = self.scores(state)
-        _, used, _ = _decode(m.params, state)
-        if choice == PORK_CHOP and not used:
-            code = int(m.resolve(m.params, state, choice, 0))
-            return Step((), ["Pork Chop: scores swapped"], code)
-        events = []
-        num_rolls = choice
-        if choice == PORK_CHOP:
-            num_rolls = MAX_DICE
-            events.append(f"Pork Chop already used: rolling {MAX_DICE} dice")
-        if num_rolls == 0:
-            dice = ()
-            points = self.free_bacon(opponent)
-            events.append(f"Free Bacon: {points} point{'s' * (points != 1)}")
-        else:
-            four = self._four_sided(score, opponent)
-            if four:
-                events.append("Hog Wild: four-sided dice")
-            dice = tuple(
-                rng.choice(FACES[four_sided if four else six_sided]) for _ in range(num_rolls)
-            )
-            points = self.dice_points(dice)
-            plural = "s" * (points != 1)
-            events.append(f"Pig Out! {points} point{plural}" if 1 in dice else f"{points} points")
-        if is_prime(points):
-            events.append(f"Hogtimus Prime: {points} → {next_prime(points)}")
-            points = next_prime(points)
-        value = points if num_rolls else 0  # resolve adds Free Bacon itself
-        if self.piggy_back and num_rolls and points == 0:
-            opponent += num_rolls
-            events.append(f"Piggy Back: {num_rolls} point{'s' * (num_rolls != 1)} to the opponent")
-        score += points
-        if self.is_swap(score, opponent):
-            score, opponent = opponent, score
-            events.append("Swine Swap!")
+        m, goal = self.model, self.goal
+        kind = int(_roll_kind(m.params, state, choice))  # the compiled functions, as Python
+        num_rolls = kind % MAX_DICE + 1 if kind < ZERO_DICE_KIND else 0
+        sides = 4 if WILD_KINDS <= kind < ZERO_DICE_KIND else 6
+        dice = tuple(rng.randint(1, sides) for _ in range(num_rolls))
+        value = self.turn_points(dice) if dice else 0
+        scores, used, _ = (int(v) for v in _decode(m.params, state))
+        turn = _turn(m.params, scores // goal, scores % goal, used, choice, value)
+        score, opponent, now_used, points, swap, gift = (int(v) for v in turn)
+        if now_used != used:
+            events = ["Pork Chop: scores swapped"]
+        else:  # the course functions say what the points were before Hogtimus Prime
+            raw = self.dice_points(dice) if dice else self.free_bacon(scores % goal)
+            events = [f"Pork Chop already used: rolling {MAX_DICE} dice"] * (choice == PORK_CHOP)
+            events += ["Hog Wild: four-sided dice"] * (sides == 4)
+            events.append(points_event(dice, raw, "Free Bacon", "Pig Out"))
+            events += [f"Hogtimus Prime: {raw} → {points}"] * (points != raw)
+            events += [f"Piggy Back: {gift} point{'s' * (gift != 1)} to the opponent"] * (gift > 0)
+            events += ["Swine Swap!"] * swap
         code = int(m.resolve(m.params, state, choice, value))
-        final = (score, opponent) if code & 7 in (WIN, LOSE) else None
-        return Step(dice, events, code, final)
+        return Step(dice, events, code, (score, opponent) if code & 7 in (WIN, LOSE) else None)
 
     def describe_state(self, state: int) -> str:
         text = super().describe_state(state)
@@ -509,16 +481,13 @@ class HogContest(RuleSet):
         return text
 
     def builtins(self) -> dict[str, Builtin]:
+        bacon = "0 dice when Free Bacon (after Hogtimus Prime) gives >= cutoff, else num_rolls"
+        swap = "0 dice for a beneficial swap or >= cutoff points (never a harmful swap), else"
         found = {
             "always_roll": Builtin(always_roll, "always roll N dice: always_roll:6"),
-            "bacon_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(bacon_strategy, cutoff, num_rolls),
-                "0 dice when Free Bacon (after Hogtimus Prime) gives >= cutoff, else num_rolls",
-            ),
-            "swap_strategy": Builtin(
-                lambda cutoff=8, num_rolls=6: _bind(swap_strategy, cutoff, num_rolls),
-                "0 dice for a beneficial swap or >= cutoff points (never a harmful swap), else"
-                " num_rolls",
+            "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "", bacon, name="cutoff"),
+            "swap_strategy": threshold_builtin(
+                swap_strategy, 8, 6, "", f"{swap} num_rolls", name="cutoff"
             ),
         }
         if self.options["pork_chop"]:
@@ -528,14 +497,6 @@ class HogContest(RuleSet):
                 " pork_chop_strategy:margin=20,cutoff=8,num_rolls=6",
             )
         return found
-
-
-def _bind(strategy, cutoff, num_rolls):
-    def bound(score, opponent_score):
-        return strategy(score, opponent_score, cutoff, num_rolls)
-
-    bound.__name__ = f"{strategy.__name__}(cutoff={cutoff}, num_rolls={num_rolls})"
-    return bound
 
 
 def _pork_chop_strategy(margin=20, cutoff=8, num_rolls=6):

@@ -44,12 +44,12 @@ from hogbench.rules.base import (
     GameModel,
     RuleSet,
     Step,
+    dice_roll_kind,
     dice_rows,
     outcome,
     resolve_signature,
     score_sum_model,
 )
-from hogbench.rules.base import dice_roll_kind as _roll_kind  # fa19 and fa20 share it
 
 GOAL_SCORE = 100
 
@@ -243,7 +243,7 @@ class SwapTerm(RuleSet):
         assert min(bacon) >= 1  # every turn raises the sum of the scores
         score_rows = goal + max(*bacon, *(max(row) for row in rows))
         swap = [int(self.is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
-        return score_sum_model(goal, rows, [goal, *bacon, *swap], _roll_kind, _resolve)
+        return score_sum_model(goal, rows, [goal, *bacon, *swap], dice_roll_kind, _resolve)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         m = self.model
