@@ -36,7 +36,6 @@ from hogbench.rules.base import (
     WIN,
     RuleSet,
     rule_function_types,
-    widest_roll,
 )
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
@@ -69,60 +68,75 @@ class Rows:
     codes: np.ndarray  # int64[slots, 2], outcome(next_state, kind)
 
 
-def _rows_signature(t):
+def _codes_signature(t):
     roll_kind, resolve = rule_function_types(t)
     i8 = t.int64[::1]
-    returns = t.Tuple((i8, t.uint64[::1], t.int64[:, ::1]))
-    return returns(roll_kind, resolve, i8, i8, i8, t.float64[::1], i8, i8)
+    return t.Tuple((i8, i8))(roll_kind, resolve, i8, i8, i8, i8, i8)
 
 
-@kernel(_rows_signature)
-def _alias_rows(roll_kind, resolve, params, dist_ptr, dist_value, dist_prob, observation, table):
-    """Rows (ptr, keep, codes) for the strategy TABLE; see Rows.
-
-    Vose's construction: each of a row's W slots holds 1/W of the probability, made of its own
-    outcome (share keep) topped up from one outcome with more than 1/W (its alias)."""
+@kernel(_codes_signature)
+def _outcome_codes(roll_kind, resolve, params, dist_ptr, dist_value, observation, table):
+    """Each state's roll kind under the strategy TABLE, and its outcomes' codes, one per value
+    of that kind's distribution, in the distribution's order. (Kept this small on purpose: it
+    is what numba compiles on a newcomer's first duel.)"""
     n = len(observation)
-    ptr = np.zeros(n + 1, dtype=np.int64)
+    kinds = np.empty(n, dtype=np.int64)
+    total = 0
     for x in range(n):
         k = roll_kind(params, x, table[observation[x]])
-        ptr[x + 1] = ptr[x] + dist_ptr[k + 1] - dist_ptr[k]
-    keep = np.empty(ptr[n], dtype=np.uint64)
-    codes = np.empty((ptr[n], 2), dtype=np.int64)
-    width_max = widest_roll(dist_ptr)
-    scaled = np.empty(width_max, dtype=np.float64)
-    small = np.empty(width_max, dtype=np.int64)
-    large = np.empty(width_max, dtype=np.int64)
+        kinds[x] = k
+        total += dist_ptr[k + 1] - dist_ptr[k]
+    codes = np.empty(total, dtype=np.int64)
+    j = 0
     for x in range(n):
         c = table[observation[x]]
-        k = roll_kind(params, x, c)
-        lo, width, base = dist_ptr[k], dist_ptr[k + 1] - dist_ptr[k], ptr[x]
-        n_small = n_large = 0
-        for i in range(width):
-            code = resolve(params, x, c, dist_value[lo + i])
-            codes[base + i, 0] = code
-            codes[base + i, 1] = code
-            keep[base + i] = _ONE
-            scaled[i] = dist_prob[lo + i] * width
-            if scaled[i] < 1.0:
-                small[n_small] = i
-                n_small += 1
-            else:
-                large[n_large] = i
-                n_large += 1
-        while n_small > 0 and n_large > 0:
-            n_small -= 1
-            s = small[n_small]
-            g = large[n_large - 1]
-            keep[base + s] = np.uint64(scaled[s] * _ONE + 0.5)
-            codes[base + s, 1] = codes[base + g, 0]
+        for d in range(dist_ptr[kinds[x]], dist_ptr[kinds[x] + 1]):
+            codes[j] = resolve(params, x, c, dist_value[d])
+            j += 1
+    return kinds, codes
+
+
+def _alias_tables(dist_ptr: np.ndarray, dist_prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Walker's alias table of every distribution row (Vose's construction): for value d,
+    keep[d] (in units of 2**-53) of its slot is its own, the rest goes to the value at index
+    alias[d] of the same row. Each of a row's W slots holds 1/W of the probability, made of its
+    own value topped up from one with more than 1/W."""
+    keep = np.full(len(dist_prob), np.uint64(_ONE), dtype=np.uint64)
+    alias = np.zeros(len(dist_prob), dtype=np.int64)
+    for k in range(len(dist_ptr) - 1):
+        lo, width = int(dist_ptr[k]), int(dist_ptr[k + 1] - dist_ptr[k])
+        alias[lo : lo + width] = np.arange(width)
+        scaled = [float(p) * width for p in dist_prob[lo : lo + width]]
+        small = [i for i in range(width) if scaled[i] < 1.0]
+        large = [i for i in range(width) if scaled[i] >= 1.0]
+        while small and large:
+            s, g = small.pop(), large[-1]
+            keep[lo + s] = np.uint64(scaled[s] * _ONE + 0.5)
+            alias[lo + s] = g
             scaled[g] -= 1.0 - scaled[s]
             if scaled[g] < 1.0:  # g now has less than a slot: it fills its own slot partly
-                n_large -= 1
-                small[n_small] = g
-                n_small += 1
+                large.pop()
+                small.append(g)
         # What is left holds a full slot up to rounding, and keeps it.
-    return ptr, keep, codes
+    return keep, alias
+
+
+def _alias_rows(rules: RuleSet, table: np.ndarray) -> Rows:
+    """The rows of TABLE (see Rows): each state's outcome codes from the compiled rules, and
+    its slots' shares and aliases from its roll kind's alias table, which is the same for
+    every state of that kind."""
+    m = rules.model
+    kinds, own = _outcome_codes(
+        m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.observation, table
+    )
+    keep_of, alias_of = _alias_tables(m.dist_ptr, m.dist_prob)
+    width = m.dist_ptr[kinds + 1] - m.dist_ptr[kinds]
+    ptr = np.zeros(len(kinds) + 1, dtype=np.int64)
+    np.cumsum(width, out=ptr[1:])
+    base = np.repeat(ptr[:-1], width)
+    value = np.repeat(m.dist_ptr[kinds], width) + np.arange(len(own)) - base  # each slot's d
+    codes = np.stack([own, own[base + alias_of[value]]], axis=1)
+    return Rows(m.start, ptr, keep_of[value], codes)
 
 
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
@@ -133,15 +147,11 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
         return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
     except (OSError, ValueError, KeyError):
         pass  # not cached yet, or unreadable: build it
-    m = rules.model
-    if m.n_states > MAX_COMPACT_STATES:
+    if rules.model.n_states > MAX_COMPACT_STATES:
         return None
-    ptr, keep, codes = _alias_rows(
-        m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob,
-        m.observation, table,
-    )  # fmt: skip
-    save_arrays(path, start=np.int64(m.start), ptr=ptr, keep=keep, codes=codes)
-    return Rows(m.start, ptr, keep, codes)
+    rows = _alias_rows(rules, table)
+    save_arrays(path, start=np.int64(rows.start), ptr=rows.ptr, keep=rows.keep, codes=rows.codes)
+    return rows
 
 
 # -- the numpy engine, on rows -------------------------------------------------------------------
