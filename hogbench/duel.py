@@ -183,14 +183,10 @@ def run_duel(
     )
     if played.exact:
         first, second = Seat(0, 0, 0, played.first), Seat(0, 0, 0, played.second)
-        never_ends = None
-        if rules.turn_cap() is not None:  # a game may never end: how likely (a tie)
-            from hogbench import exact
-
-            pa, pb = (exact.table_policy(rules.model, e.table.choices) for e in (a, b))
-            never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
         seconds = time.perf_counter() - start
-        return DuelResult(rules, a, b, True, first, second, None, seconds, never_ends=never_ends)
+        return DuelResult(
+            rules, a, b, True, first, second, None, seconds, never_ends=played.never_ends
+        )
     joint = played.joint
     seat = simulate.seat_counts(joint)
     sprt_data = None

@@ -39,6 +39,9 @@ class PairPlay:
     joint: np.ndarray | None = None  # Monte Carlo: pairs by [A-first result, A-second result]
     decision: str | None = None  # until decided: above / below / undecided the threshold
     verdict: str | None = None  # SPRT: 'H0', 'H1', or None at the cap
+    #: exact, where a game may never end (the rules' turn_cap): the chance of that (a tie), A
+    #: first and A second
+    never_ends: tuple[float, float] | None = None
 
 
 def player_of(entrant: Entrant, rules: RuleSet) -> Player:
@@ -83,7 +86,14 @@ def play_pair(
     start = time.perf_counter()
     if mode == "exact":
         first, second = _exact(rules, a, b)
-        return PairPlay(True, first, second, time.perf_counter() - start)
+        never_ends = None
+        if rules.turn_cap() is not None:  # a game may never end: how likely (a tie)
+            from hogbench import exact
+
+            pa, pb = (exact.table_policy(rules.model, p.choices) for p in (a, b))
+            never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+        seconds = time.perf_counter() - start
+        return PairPlay(True, first, second, seconds, never_ends=never_ends)
     if mode != "mc":
         raise HogbenchError(f"a pair is played 'exact' or 'mc', not {mode!r}")
     joint, decision, verdict = _monte_carlo(
