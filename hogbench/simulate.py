@@ -53,6 +53,10 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _MASK = (1 << 64) - 1
 _BITS = 53  # a uniform is a 53-bit integer U, the number U / 2**53 in [0, 1)
 _ONE = 1 << _BITS
+_FRACTION = np.uint64(_ONE - 1)
+_SHIFT_53 = np.uint64(_BITS)
+_SHIFT_TO_53 = np.uint64(64 - _BITS)
+_SHIFT30, _SHIFT27, _SHIFT31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
 # -- rows: one strategy's outcome distribution at every state, as alias tables ------------------
@@ -156,15 +160,22 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
 
 # -- the numpy engine, on rows -------------------------------------------------------------------
 def _splitmix(state: np.ndarray) -> np.ndarray:
-    """Advance each SplitMix64 stream in STATE in place; return its next 53-bit integers."""
+    """Advance each SplitMix64 stream in STATE in place; return its next 53-bit integers. In
+    place where it can be: a new array per step costs more than the arithmetic."""
     state += _GOLDEN
-    z = state ^ (state >> np.uint64(30))
+    z = state >> _SHIFT30
+    z ^= state
     z *= _MIX1
-    z ^= z >> np.uint64(27)
+    z ^= z >> _SHIFT27
     z *= _MIX2
-    z ^= z >> np.uint64(31)
-    z >>= np.uint64(64 - _BITS)
+    z ^= z >> _SHIFT31
+    z >>= _SHIFT_TO_53
     return z
+
+
+#: Games played in step at a time: the arrays of a few tens of thousands of games stay in the
+#: processor's cache; those of a whole block (200,000) do not, and play 20-30% slower (measured).
+CHUNK_GAMES = 32_768
 
 
 def _play_rows(
@@ -173,8 +184,8 @@ def _play_rows(
     """Play N_GAMES (even) games, pair i on stream seeds[i]: game 2i with A first, 2i + 1 with
     B first, for at most MAX_TURNS turns.
 
-    All unfinished games take a turn together. Both players' rows are stacked: a state x with
-    B to move is row n + x. Returns the joint counts of each pair's two games,
+    The unfinished games of a chunk take a turn together. Both players' rows are stacked: a
+    state x with B to move is row n + x. Returns the joint counts of each pair's two games,
     counts[A-first result, A-second result] with results (A won, A lost, tie, unfinished).
     """
     n = len(rows_a.ptr) - 1
@@ -183,28 +194,34 @@ def _play_rows(
     ptr = ptr[:-1]
     keep = np.concatenate([rows_a.keep, rows_b.keep])
     codes = np.concatenate([rows_a.codes, rows_b.codes]).reshape(-1)
-    game = np.arange(n_games)
-    seat = game % 2
-    rng = seeds[game // 2]  # a copy: the streams advance in place
-    a_moves = seat == 0
-    row = np.where(a_moves, rows_a.start, n + rows_a.start)
+    row_offset = np.array([n, 0], dtype=np.int64)  # indexed by "A moves"
     result = np.full(n_games, 3, dtype=np.int64)
-    for _ in range(max_turns):
-        if len(game) == 0:
-            break
-        draw = _splitmix(rng) * width[row]
-        slot = ptr[row] + (draw >> np.uint64(_BITS))
-        code = codes[2 * slot + ((draw & np.uint64(_ONE - 1)) >= keep[slot])]
-        kind = code & 7
-        a_moves ^= kind == OTHER
-        row = (code >> 3) + np.where(a_moves, 0, n)
-        over = kind > SAME
-        if over.any():
-            ended = np.flatnonzero(over)
-            kind, mover_a = kind[ended], a_moves[ended]
-            result[game[ended]] = np.where(kind == TIE, 2, np.where((kind == WIN) == mover_a, 0, 1))
-            going = ~over
-            game, rng, row, a_moves = game[going], rng[going], row[going], a_moves[going]
+    for lo in range(0, n_games, CHUNK_GAMES):  # even: a pair's two games stay together
+        game = np.arange(lo, min(n_games, lo + CHUNK_GAMES))
+        rng = seeds[game // 2]  # a copy: the streams advance in place
+        a_moves = game % 2 == 0
+        row = np.where(a_moves, rows_a.start, n + rows_a.start)
+        for _ in range(max_turns):
+            if len(game) == 0:
+                break
+            draw = _splitmix(rng)
+            draw *= width[row]
+            slot = ptr[row]
+            slot += draw >> _SHIFT_53
+            draw &= _FRACTION
+            code = codes[2 * slot + (draw >= keep[slot])]
+            kind = code & 7
+            a_moves ^= kind == OTHER
+            row = code >> 3
+            row += row_offset[a_moves.view(np.uint8)]
+            over = kind > SAME
+            if over.any():
+                ended = np.flatnonzero(over)
+                kind, mover_a = kind[ended], a_moves[ended]
+                won = (kind == WIN) == mover_a
+                result[game[ended]] = np.where(kind == TIE, 2, np.where(won, 0, 1))
+                going = ~over
+                game, rng, row, a_moves = game[going], rng[going], row[going], a_moves[going]
     return _joint(result)
 
 
