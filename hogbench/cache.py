@@ -69,10 +69,12 @@ def _source_digest(modules: tuple[str, ...]) -> str:
 def table_entry(kind: str, rules: RuleSet, table: np.ndarray, made_by: tuple[str, ...]) -> Path:
     """Where the cache keeps data of KIND made from one strategy table by the modules MADE_BY.
 
-    The key is a digest of the content: the table, the rule set, and the source of the rule
-    set's module and of MADE_BY, so an entry never outlives the code it came from (no format
+    The key is a digest of the content: the table, the rule set, and the source of the modules
+    of the rule set's class and its bases and of MADE_BY, so an entry never outlives the code it came from (no format
     numbers to keep by hand)."""
-    modules = (type(rules).__module__, "hogbench.rules.base", *made_by)
+    # Every module the rule set's class is made from: a term's model and turn live in a kit.
+    kit = (c.__module__ for c in type(rules).__mro__ if c.__module__.startswith("hogbench."))
+    modules = tuple(dict.fromkeys((*kit, "hogbench.rules.base", *made_by)))
     key = hashlib.sha256(
         f"{hogbench.__version__}:{_source_digest(modules)}:{rules.key}:".encode() + table.tobytes()
     ).hexdigest()[:32]

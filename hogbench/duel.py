@@ -77,6 +77,7 @@ class DuelResult:
     sprt: dict | None = None  # --sprt: the test, its final LLR and verdict
     #: exact, where a game may never end: the chance of that (a tie), A first and A second
     never_ends: tuple[float, float] | None = None
+    remembered: bool = False  # exact: the values were kept from an earlier run of this pair
 
     @property
     def total(self) -> Seat:
@@ -131,6 +132,8 @@ class DuelResult:
             data["sprt"] = self.sprt
         if self.never_ends is not None:
             data["never_ends"] = dict(zip(("first", "second"), self.never_ends, strict=True))
+        if self.exact:
+            data["kept_from_earlier_run"] = self.remembered
         return data
 
 
@@ -180,13 +183,15 @@ def run_duel(
         jobs=jobs,
         progress=progress,
         on_look=on_look,
+        remember=True,
     )
     if played.exact:
         first, second = Seat(0, 0, 0, played.first), Seat(0, 0, 0, played.second)
         seconds = time.perf_counter() - start
         return DuelResult(
-            rules, a, b, True, first, second, None, seconds, never_ends=played.never_ends
-        )
+            rules, a, b, True, first, second, None, seconds, never_ends=played.never_ends,
+            remembered=played.remembered,
+        )  # fmt: skip
     joint = played.joint
     seat = simulate.seat_counts(joint)
     sprt_data = None

@@ -13,10 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from hogbench import simulate, stats
+from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError
 from hogbench.players import LivePlayer, Player, TablePlayer
@@ -42,6 +44,7 @@ class PairPlay:
     #: exact, where a game may never end (the rules' turn_cap): the chance of that (a tie), A
     #: first and A second
     never_ends: tuple[float, float] | None = None
+    remembered: bool = False  # exact: the values were kept from an earlier run (REMEMBER)
 
 
 def player_of(entrant: Entrant, rules: RuleSet) -> Player:
@@ -75,9 +78,14 @@ def play_pair(
     on_look: Callable[[stats.PairedEstimate], None] | None = None,
     seconds: float | None = None,
     live_budget: float | None = None,
+    remember: bool = False,
 ) -> PairPlay:
     """Play A against B. MODE 'exact' needs two tables; 'mc' plays GAMES games from SEED, or
     with UNTIL_DECIDED (a threshold) or SPRT blocks until decided, GAMES being then the cap.
+
+    REMEMBER keeps an exact pair's values in the disk cache and takes them from there the next
+    time: a student runs the same duel again and again, and the engines' start-up (numba, the
+    model) costs far more than reading two numbers. Tournaments keep results in their own store.
 
     SECONDS caps a sequential match's time (no block starts after it); LIVE_BUDGET is what a
     pair with a live player may take in all, past which the live player fails (StrategyError).
@@ -85,15 +93,10 @@ def play_pair(
     """
     start = time.perf_counter()
     if mode == "exact":
-        first, second = _exact(rules, a, b)
-        never_ends = None
-        if rules.turn_cap() is not None:  # a game may never end: how likely (a tie)
-            from hogbench import exact
-
-            pa, pb = (exact.table_policy(rules.model, p.choices) for p in (a, b))
-            never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+        kept = _kept_exact(rules, a, b) if remember else None
+        first, second, never_ends = kept or _exact(rules, a, b, remember)
         seconds = time.perf_counter() - start
-        return PairPlay(True, first, second, seconds, never_ends=never_ends)
+        return PairPlay(True, first, second, seconds, never_ends=never_ends, remembered=bool(kept))
     if mode != "mc":
         raise HogbenchError(f"a pair is played 'exact' or 'mc', not {mode!r}")
     joint, decision, verdict = _monte_carlo(
@@ -118,18 +121,55 @@ def play_exact_group(
     return [(v.first, v.second) for v in values]
 
 
-def _exact(rules: RuleSet, a: Player, b: Player) -> tuple[float, float]:
+ExactValues = tuple[float, float, tuple[float, float] | None]
+#: The modules an exact pair's values come from, besides the rule set's: a kept pair never
+#: outlives them (see ``cache.table_entry``).
+EXACT_ENGINE = (
+    __name__, "hogbench.exact", "hogbench.exact.core", "hogbench.exact.rows",
+    "hogbench.exact.evaluation", "hogbench.exact.turns", "hogbench.exact.analysis",
+    "hogbench.exact_rows",
+)  # fmt: skip
+
+
+def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactValues:
+    """A's exact chance moving first and second, and where a game may never end (the rules'
+    turn_cap), the chance of that (a tie) in each seating. KEEP keeps them in the disk cache."""
     if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
         raise HogbenchError("an exact pair needs two decision tables")
     from hogbench import exact_rows
 
     seatings = exact_rows.evaluate(rules, a.choices, b.choices)
-    if seatings is not None:
-        return seatings
-    from hogbench import exact  # loaded only when asked: its kernels take a moment
+    if seatings is None:
+        from hogbench import exact  # loaded only when asked: its kernels take a moment
 
-    values = exact.evaluate(rules, a.choices, b.choices)
-    return values.first, values.second
+        values = exact.evaluate(rules, a.choices, b.choices)
+        seatings = values.first, values.second
+    never_ends = None
+    if rules.turn_cap() is not None:
+        from hogbench import exact
+
+        pa, pb = (exact.table_policy(rules.model, p.choices) for p in (a, b))
+        never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+    if keep:
+        kept = np.array([*seatings, *(never_ends or ())], dtype=np.float64)
+        save_arrays(_pair_entry(rules, a, b), values=kept)
+    return (*seatings, never_ends)
+
+
+def _pair_entry(rules: RuleSet, a: TablePlayer, b: TablePlayer) -> Path:
+    pair = np.concatenate([np.asarray(p.choices, dtype=np.int64).ravel() for p in (a, b)])
+    return table_entry("exact-pair", rules, pair, made_by=EXACT_ENGINE)
+
+
+def _kept_exact(rules: RuleSet, a: Player, b: Player) -> ExactValues | None:
+    """The values ``_exact`` kept for this pair under these rules and this code, if any."""
+    if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
+        return None
+    try:
+        kept = load_arrays(_pair_entry(rules, a, b))["values"].tolist()
+    except (OSError, ValueError, KeyError):
+        return None  # not kept yet, or unreadable
+    return kept[0], kept[1], (kept[2], kept[3]) if len(kept) == 4 else None
 
 
 def _monte_carlo(

@@ -129,7 +129,8 @@ def duel(r: DuelResult) -> None:
             table.add_row(label, pct(seat.win_rate), *([pct(endless[i])] if endless else []))
         out.print(table)
         tie = "; a game that never ends counts as a tie, half a win" if endless else ""
-        out.print(f"exact, {duration(r.seconds)}{tie}")
+        kept = " (kept from an earlier run of this pair)" if r.remembered else ""
+        out.print(f"exact, {duration(r.seconds)}{kept}{tie}")
         return
     for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
         table.add_column(col, justify="left" if col == "seating" else "right")

@@ -112,3 +112,49 @@ def test_a_file_is_judged_once_then_read_from_the_cache(
     monkeypatch.setattr(sandbox, "collect_answers", no_worker)
     again = load_entrant(str(path), rules)
     assert np.array_equal(first.table.choices, again.table.choices)
+
+
+def test_an_exact_duel_is_kept_and_read_back_the_next_time(root):
+    """A student runs the same exact duel again: the values come from the cache, the same to
+    the last bit, and say so; another pair or another rule set is computed."""
+    runner = CliRunner()
+
+    def duel(*args: str) -> dict:
+        result = runner.invoke(app, ["duel", *args, "--exact", "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    pair = ("always_roll:4", "always_roll:6", "--rules", "hog-su20")
+    first = duel(*pair)
+    again = duel(*pair)
+    assert (first["kept_from_earlier_run"], again["kept_from_earlier_run"]) == (False, True)
+    for key in ("win_rate", "first", "second"):
+        assert again[key] == first[key]
+    assert (
+        duel("always_roll:4", "always_roll:5", "--rules", "hog-su20")["kept_from_earlier_run"]
+        is False
+    )
+    assert (
+        duel("always_roll:4", "always_roll:6", "--rules", "hog-fa19")["kept_from_earlier_run"]
+        is False
+    )
+    endless = duel("always_roll:0", "always_roll:6", "--rules", "hog-sp22")  # may never end
+    kept = duel("always_roll:0", "always_roll:6", "--rules", "hog-sp22")
+    assert kept["kept_from_earlier_run"] and kept["never_ends"] == endless["never_ends"]
+
+
+def test_an_entry_is_keyed_on_every_module_of_the_rule_sets_class(root, monkeypatch):
+    """hog-su20's turn lives in the Feral Hogs kit and hog-sp19's swap term: a change there must
+    not read entries made before it."""
+    from hogbench.rules import get_rules
+
+    hashed = []
+    real = cache._source_digest
+    monkeypatch.setattr(cache, "_source_digest", lambda mods: hashed.extend(mods) or real(mods))
+    cache.table_entry("x", get_rules("hog-su20"), np.arange(3), made_by=("hogbench.simulate",))
+    assert {
+        "hogbench.rules.hog_su20",
+        "hogbench.rules._feral_term",
+        "hogbench.rules.hog_sp19",
+    } <= set(hashed)
+    assert {"hogbench.rules.base", "hogbench.simulate"} <= set(hashed)
