@@ -10,6 +10,7 @@ from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
     _FAST,
     F8,
+    I4,
     I8,
     MAX_SWEEPS,
     MEMO,
@@ -32,7 +33,7 @@ from hogbench.rules.base import OTHER, SAME, RuleSet, widest_roll
 
 @kernel(
     types.int64(
-        RULES, ROWS, I8, I8, types.int32[::1], I8, types.boolean, I8, I8, I8, I8, F8,
+        RULES, ROWS, I8, I8, I4, I4, types.boolean, I8, I8, I8, I8, F8,
         types.float64, types.int64, types.boolean[::1],
     ),
 )  # fmt: skip

@@ -180,10 +180,11 @@ class _Engine:
 
     @functools.cached_property
     def position(self) -> np.ndarray:
-        """State -> its position in the model's order (-1: never played)."""
+        """State -> its position in the model's order (-1: never played). 32 bits: Big Pig has
+        4.5 million states, and a tournament's worker keeps this beside its model."""
         m = self.model
-        position = np.full(m.n_states, -1, dtype=np.int64)
-        position[m.order] = np.arange(len(m.order))
+        position = np.full(m.n_states, -1, dtype=np.int32)
+        position[m.order] = np.arange(len(m.order), dtype=np.int32)
         return position
 
     def values(self) -> np.ndarray:

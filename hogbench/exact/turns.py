@@ -29,6 +29,7 @@ from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
     _FAST,
     F8,
+    I4,
     I8,
     MAX_SWEEPS,
     RULES,
@@ -58,22 +59,26 @@ class TurnRows:
 
 
 @kernel(
-    types.Tuple((F8, I8, I8, F8))(RULES, I8, I8, I8, I8, I8, I8),
+    types.Tuple((F8, I8, I8, F8))(RULES, I8, I4, I4, I8, I8, I8),
     fastmath=_FAST,
 )
 def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
     """Each turn start's turn under TABLE (choice table[index[x]] at state x), followed through
     its rolls in decreasing position (a roll's successor lies earlier in the order) to the
     distribution of its ends. STOP[0] is set to a state whose roll leads outside its turn or
-    back in it (the model does not have the shape this evaluation needs), else left -1."""
+    back in it (the model does not have the shape this evaluation needs), else left -1.
+
+    One turn's states are a few hundred of the model's millions: they are numbered as found
+    (LOCAL, state -> number, -1 elsewhere, reset after each turn), and the turn's arrays are
+    that small, growing when a turn needs more (a worker keeps little beside its model)."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
     n_states = len(position)
     n_turns = len(turn_starts)
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
-    mass = np.zeros(n_states)  # chance of reaching a state of the current turn
-    seen = np.zeros(n_states, dtype=np.bool_)
+    local = np.full(n_states, -1, dtype=np.int32)
+    found = np.empty(1024, dtype=np.int64)  # the current turn's states, in the order found
+    mass = np.zeros(len(found))  # chance of reaching each of them
     handed = np.zeros(n_turns)  # chance of handing the turn on to each turn start
-    found = np.empty(n_states, dtype=np.int64)  # the current turn's states
     ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
     const = np.zeros(n_turns)
     ptr = np.zeros(n_turns + 1, dtype=np.int64)
@@ -85,7 +90,7 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
         # Find the turn's states: every state a roll of this table leads to without ending it.
         n_found = 1
         found[0] = x0
-        seen[x0] = True
+        local[x0] = 0
         j = 0
         while j < n_found:
             x = found[j]
@@ -101,20 +106,21 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                     if position[y] >= position[x] or start_index[y] >= 0:
                         stop[0] = x
                         return const, ptr, to, p
-                    if not seen[y]:
-                        seen[y] = True
+                    if local[y] < 0:
+                        if n_found == len(found):
+                            found = np.concatenate((found, np.empty(n_found, dtype=np.int64)))
+                            mass = np.zeros(len(found))
+                        local[y] = n_found
                         found[n_found] = y
                         n_found += 1
         # Carry the turn's chances forward, in the order's reverse (successors come first).
         order_found = np.argsort(-position[found[:n_found]])
-        mass[x0] = 1.0
+        mass[0] = 1.0
         win = 0.0
         n_ended = 0
         for r in range(n_found):
             x = found[order_found[r]]
-            here = mass[x]
-            mass[x] = 0.0
-            seen[x] = False
+            here = mass[local[x]]
             if here == 0.0:
                 continue
             c = table[index[x]]
@@ -126,7 +132,7 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                 kind = code & 7
                 q = here * dist_prob[d]
                 if kind == SAME:
-                    mass[code >> 3] += q
+                    mass[local[code >> 3]] += q
                 elif kind == OTHER:
                     t = start_index[code >> 3]
                     if t < 0:
@@ -140,6 +146,9 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                     win += q
                 elif kind == TIE:
                     win += 0.5 * q
+        for r in range(n_found):
+            local[found[r]] = -1
+            mass[r] = 0.0
         # The turn's row: handing the turn on with chance q is winning with q * (1 - theirs).
         if m + n_ended > len(to):
             grown = max(2 * len(to), m + n_ended)
@@ -196,7 +205,7 @@ def _evaluate_turns(
 class _Turns:
     """A model's turn starts as this evaluation takes them, and the tables' rows it keeps."""
 
-    start_index: np.ndarray  # state -> its index among the turn starts, -1 for the others
+    start_index: np.ndarray  # state -> its index among the turn starts, -1 for the others (int32)
     level_ptr: np.ndarray  # the turn starts' levels (they come in the model's order)
     kept: OrderedDict
 
@@ -206,10 +215,13 @@ def _turns(model: GameModel) -> _Turns:
     if cached is not None:
         return cached
     starts = model.turn_starts
-    start_index = np.full(model.n_states, -1, dtype=np.int64)
-    start_index[starts] = np.arange(len(starts))
-    level = engine(model).level_of[starts]
-    if np.any(np.diff(level) < 0) or level[0] < 0:
+    start_index = np.full(model.n_states, -1, dtype=np.int32)
+    start_index[starts] = np.arange(len(starts), dtype=np.int32)
+    # Each turn start's level, from its position (not the engine's level_of: a state array
+    # that a worker would keep for this alone).
+    position = engine(model).position[starts]
+    level = np.searchsorted(model.level_ptr, position, side="right") - 1
+    if np.any(np.diff(level) < 0) or position.min() < 0:
         raise HogbenchError("a model's turn starts must be played, in the order of its levels")
     level_ptr = np.r_[0, np.flatnonzero(np.diff(level)) + 1, len(starts)].astype(np.int64)
     built = _Turns(start_index, level_ptr, OrderedDict())
