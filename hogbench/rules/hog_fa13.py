@@ -39,8 +39,10 @@ import numpy as np
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
+from hogbench.rules._swap_term import SwapTerm, make_bacon_strategy, make_swap_strategy
 from hogbench.rules.base import (
     LOSE,
+    MAX_DICE,
     OTHER,
     WIN,
     Builtin,
@@ -48,7 +50,6 @@ from hogbench.rules.base import (
     Step,
     check_int_choice,
     dice_rows,
-    distribution_table,
     outcome,
     resolve_signature,
     roll_kind_signature,
@@ -56,12 +57,7 @@ from hogbench.rules.base import (
 )
 from hogbench.rules.hog_contest import always_roll as always_roll_or_ham
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
-    MAX_DICE,
-    SwapTerm,
     always_roll,
-    make_bacon_strategy,
-    make_play,
-    make_swap_strategy,
     other,
     pig_out,
     roll_dice,
@@ -163,50 +159,6 @@ bacon_strategy = make_bacon_strategy(free_bacon, BASELINE_NUM_ROLLS)
 swap_strategy = make_swap_strategy(free_bacon, is_swap, num_rolls=BASELINE_NUM_ROLLS)
 
 
-# The engines' model: SwapTerm's, with the four-sided rows after the six-sided ones and the
-# Hog wild table (1 where the sum of the scores is a multiple of 7) at the end of the params.
-WILD_KINDS = MAX_DICE + 1  # roll kinds 0-9: six-sided, 10: no dice, 11-20: four-sided
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    goal = params[0]
-    if choice == 0:
-        return MAX_DICE
-    if params[len(params) - goal * goal + state]:
-        return WILD_KINDS + choice - 1
-    return choice - 1
-
-
-class HogWildTerm(SwapTerm):
-    """SwapTerm with Hog wild: four-sided dice when ``four_sided_dice(score, opponent)``."""
-
-    baseline = "always_roll:5"
-    strategy_num_rolls = BASELINE_NUM_ROLLS
-
-    @staticmethod
-    def four_sided_dice(score, opponent):
-        return (score + opponent) % 7 == 0
-
-    def dice_sides(self, score: int, opponent: int) -> int:
-        return 4 if self.four_sided_dice(score, opponent) else 6
-
-    def build_model(self) -> GameModel:
-        model = super().build_model()
-        rows = [*dice_rows(pig_out), {0: 1.0}, *dice_rows(pig_out, (1, 2, 3, 4))]
-        ptr, values, probs = distribution_table(rows)
-        goal = self.goal
-        wild = [int(self.four_sided_dice(s, o)) for s in range(goal) for o in range(goal)]
-        return dataclasses.replace(
-            model,
-            params=np.concatenate([model.params, np.array(wild, dtype=np.int64)]),
-            roll_kind=_roll_kind,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-        )
-
-
 # The dice exchanged for both players for the rest of the game by a -1 that scores 1 point (the
 # contest's Ham Hijinks; hog-fa16's Pork Chop), hidden from strategies: state = exchanged *
 # goal^2 + score * goal + opponent. Roll kinds: 0-9 1 to 10 dice of variant 0, 10 Free bacon,
@@ -260,10 +212,13 @@ def exchange_model(goal, variants, bacon, wild, is_swap) -> GameModel:
     return dataclasses.replace(model, choices=np.arange(HAM_HIJINKS, MAX_DICE + 1))
 
 
-class HogFa13(HogWildTerm):
+class HogFa13(SwapTerm):
     name = "hog-fa13"
     title = "Hog, CS 61A Fall 2013 and Spring 2014"
+    baseline = "always_roll:5"
+    strategy_num_rolls = BASELINE_NUM_ROLLS
     free_bacon = staticmethod(free_bacon)
+    select_dice = staticmethod(select_dice)
     is_swap = staticmethod(is_swap)
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
@@ -310,8 +265,7 @@ class HamHijinks:
         goal = self.goal
         six, four = dice_rows(pig_out), dice_rows(pig_out, (1, 2, 3, 4))
         bacon = [self.free_bacon(o) for o in range(goal)]
-        wild = [int(self.four_sided_dice(s, o)) for s in range(goal) for o in range(goal)]
-        return exchange_model(goal, (six, four, four, six), bacon, wild, self.is_swap)
+        return exchange_model(goal, (six, four, four, six), bacon, self.wild_table(), self.is_swap)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         if not self.options["ham_hijinks"]:
@@ -325,7 +279,7 @@ class HamHijinks:
             points = self.free_bacon(opponent)
             events = [f"Free bacon: {points} point{'s' * (points != 1)}"]
         else:
-            wild = self.four_sided_dice(score, opponent)
+            wild = self.select_dice(score, opponent) is four_sided
             sides = 4 if wild != exchanged else 6
             dice = tuple(rng.randint(1, sides) for _ in range(choice))
             points = pig_out(dice)

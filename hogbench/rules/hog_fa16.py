@@ -43,6 +43,7 @@ import random
 from math import factorial, prod
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
+from hogbench.rules._swap_term import SwapTerm
 from hogbench.rules.base import (
     LOSE,
     MAX_DICE,
@@ -53,7 +54,7 @@ from hogbench.rules.base import (
     check_int_choice,
 )
 from hogbench.rules.hog_contest import always_roll  # noqa: F401  (-1 to 10 dice)
-from hogbench.rules.hog_fa13 import SwapTerm, exchange_model, free_bacon, is_swap, other
+from hogbench.rules.hog_fa13 import exchange_model, free_bacon, is_swap, other
 from hogbench.rules.hog_sp16 import bacon_strategy, hogtimus_prime, swap_strategy
 
 GOAL_SCORE = 100

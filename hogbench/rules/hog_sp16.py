@@ -30,8 +30,10 @@ from math import isqrt
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
+from hogbench.rules._swap_term import WILD_KINDS, SwapTerm
 from hogbench.rules.base import (
     LOSE,
+    MAX_DICE,
     OTHER,
     WIN,
     GameModel,
@@ -44,9 +46,6 @@ from hogbench.rules.base import (
 )
 from hogbench.rules.hog_contest import is_prime, next_prime
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
-    MAX_DICE,
-    WILD_KINDS,
-    SwapTerm,
     always_roll,
     free_bacon,
     is_swap,
