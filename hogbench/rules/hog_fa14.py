@@ -12,14 +12,13 @@ multiple of 7, Swine swap when one score is double the other, even at the goal),
 from __future__ import annotations
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
-from hogbench.rules._swap_term import make_bacon_strategy, make_swap_strategy
+from hogbench.rules._swap_term import make_bacon_strategy, make_swap_strategy, make_wild_play
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
     BASELINE_NUM_ROLLS,
     GOAL_SCORE,
     HogFa13,
     always_roll,
     is_swap,
-    make_wild_play,
     other,
     roll_dice,
 )

@@ -156,7 +156,7 @@ class HogSp15(HogFa13):
         dice, value, variant = self.roll(state, choice, rng)
         turn = _turn(self.model.params, *divmod(state, self.goal), choice, value)
         score, opponent, points, gain, lead = (int(v) for v in turn)
-        events = self.dice_events(variant) if dice else []
+        events = self.dice_events(variant, 0) if dice else []
         events.append(points_event(dice, points, self.zero_rule, self.ones_rule))
         leader = "the mover" if lead else "the other player"
         events += [f"Hogtimus prime: {points} more to the leader, {leader}"] * (gain > 0)
