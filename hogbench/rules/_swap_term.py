@@ -1,17 +1,20 @@
-"""What the Swine Swap terms share (Sp19, Su19, Fa17, Sp18, Fa18; Hog wild in Fa13, Sp14, Fa14):
-Free Bacon or the dice (Pig Out), then a Swine Swap checked after every turn, also when the mover
-has reached the goal.
+"""What the Swine Swap terms share (Sp19, Su19, Fa17, Sp18, Fa18; with Hog wild Fa13, Sp14,
+Fa14, Fa16; the Feral Hogs kit builds on it): Free Bacon or the dice (Pig Out), then a Swine Swap
+checked after every turn, also when the mover has reached the goal.
 
 A term names its course functions (``free_bacon`` of the opponent's score, ``is_swap``, the
-strategies; with Hog wild, ``select_dice``) in a subclass of ``SwapTerm``. Its ``take_turn``,
-``play`` and strategies are the course's, made here for its functions (``make_take_turn``,
-``make_play``, ...). The state is the two scores; every turn scores at least 1 point and a swap
-keeps the sum of the scores, so levels by that sum make the game acyclic.
+strategies) in a subclass of ``SwapTerm``; with Hog wild its ``select_dice`` too, and with a move
+of -1 that scores 1 point and exchanges the dice in play for both players for the rest of the
+game (Fall 2013's contest rule Ham Hijinks, Fall 2016's Pork Chop) the name of that rule. Its
+``take_turn``, ``play`` and strategies are the course's, made here for its functions
+(``make_take_turn``, ``make_play``, ...). The state is the two scores, and whether the dice are
+exchanged, hidden from strategies; every turn scores at least 1 point and a swap keeps the sum
+of the scores, so levels by that sum make the game acyclic.
 
 The turn is written once (``_turn``): the engines compile it, and the narration of ``watch`` and
 ``play`` runs the same function as Python on the dice it rolls and says which rules fired from
-what it returns. Not a rule set itself (the registry skips modules whose names start with
-``_``).
+what it returns. A term whose turn differs writes its own on the kit's dice (Sp15, Sp16). Not a
+rule set itself (the registry skips modules whose names start with ``_``).
 """
 
 from __future__ import annotations

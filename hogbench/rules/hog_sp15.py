@@ -103,7 +103,7 @@ def prime_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS
     return bacon_strategy(score, opponent_score, margin, num_rolls)
 
 
-# The engines' model: hog-fa13's dice and Hog wild table, at the end of the params [goal,
+# The engines' model: the swap kit's dice with Hog wild, whose table ends the params [goal,
 # bacon[opponent] ..., prime[sum of the scores] ..., wild[score * goal + opponent] ...].
 
 
