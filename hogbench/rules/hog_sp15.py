@@ -115,9 +115,10 @@ def _turn(params, score, opponent, choice, value):
     goal = params[0]
     points = params[1 + opponent] if choice == 0 else value
     score += points
-    gain = points if (params[1 + goal + score + opponent] != 0) & (score != opponent) else 0
-    lead = score > opponent
-    return score + (gain if lead else 0), opponent + (0 if lead else gain), points, gain, lead
+    # Products with the prime table's 0 or 1 and the comparisons: faster here than selections.
+    gain = points * params[1 + goal + score + opponent]
+    lead, trail = score > opponent, score < opponent
+    return score + gain * lead, opponent + gain * trail, points, gain * (lead | trail), lead
 
 
 @jit(resolve_signature)
