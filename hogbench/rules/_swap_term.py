@@ -269,8 +269,8 @@ class SwapTerm(RuleSet):
     swap_strategy_summary = (
         "0 dice for a beneficial swap or >= margin points (never a harmful swap), else num_rolls"
     )
-    #: the sides of each variant's dice; with the exchange, Hog wild rolls six-sided dice of
-    #: exchanged dice (the contest's Ham Hijinks)
+    #: the sides of each variant's dice: six, Hog wild's four, and the dice exchanged (the
+    #: contest's Ham Hijinks): four, or under Hog wild six
     variant_sides: ClassVar[tuple[int, ...]] = (6, 4, 4, 6)
     #: the turn the model's resolve runs, and the narration (a term with its own model may name
     #: its own): (params, exchanged, score, opponent, choice, value) -> (score, opponent,
@@ -348,11 +348,8 @@ class SwapTerm(RuleSet):
         kind = int(m.roll_kind(m.params, state, choice))
         variant = variant_of(kind)
         dice = tuple(self.die(rng, variant) for _ in range(max(choice, 0)))
-        return (
-            dice,
-            self.roll_points(dice) if dice else int(m.dist_value[m.dist_ptr[kind]]),
-            variant,
-        )
+        value = self.roll_points(dice) if dice else int(m.dist_value[m.dist_ptr[kind]])
+        return dice, value, variant
 
     def die(self, rng: random.Random, variant: int) -> int:
         """One die of VARIANT rolled with RNG."""
