@@ -24,6 +24,7 @@ import numpy as np
 
 from hogbench.jit import jit
 from hogbench.rules._kit import points_event
+from hogbench.rules._swap_term import SwapTerm, pig_out
 from hogbench.rules.base import (
     DIVIDE_SHIFT,
     LOSE,
@@ -43,7 +44,6 @@ from hogbench.rules.base import (
     resolve_row_signature,
     resolve_signature,
 )
-from hogbench.rules.hog_sp19 import SwapTerm, pig_out
 
 # States. Feral Hogs off: score * goal + opponent. On:
 #     (mover's memory * MEMORY + opponent's memory) * goal * goal + score * goal + opponent

@@ -32,36 +32,15 @@ Spring 2014 contest pages, ``proj/hog_contest/hog_contest.html``):
 
 from __future__ import annotations
 
-import dataclasses
-import random
-
-import numpy as np
-
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
-from hogbench.jit import jit
-from hogbench.rules.base import (
-    LOSE,
-    OTHER,
-    WIN,
-    Builtin,
-    GameModel,
-    Step,
-    check_int_choice,
-    dice_rows,
-    distribution_table,
-    outcome,
-    resolve_signature,
-    roll_kind_signature,
-    score_sum_model,
-)
-from hogbench.rules.hog_contest import always_roll as always_roll_or_ham
-from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
-    MAX_DICE,
+from hogbench.rules._swap_term import (
     SwapTerm,
-    always_roll,
     make_bacon_strategy,
-    make_play,
     make_swap_strategy,
+    make_wild_play,
+)
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    always_roll,
     other,
     pig_out,
     roll_dice,
@@ -104,25 +83,6 @@ def is_swap(score0, score1):
     return score0 == 2 * score1 or score1 == 2 * score0
 
 
-def make_wild_play(take_turn, select_dice, is_swap):
-    """The course's play for a Hog wild term: the mover rolls SELECT_DICE(score, opponent)."""
-
-    def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE):
-        """Simulate a game and return the final scores of both players, Player 0's first."""
-        who = 0
-        while score0 < goal and score1 < goal:
-            if who == 0:
-                score0 += take_turn(strategy0(score0, score1), score1, select_dice(score0, score1))
-            else:
-                score1 += take_turn(strategy1(score1, score0), score0, select_dice(score1, score0))
-            if is_swap(score0, score1):
-                score0, score1 = score1, score0
-            who = other(who)
-        return score0, score1
-
-    return play
-
-
 HAM_HIJINKS = -1  # the number of dice that asks for the contest's Ham Hijinks
 
 
@@ -163,107 +123,13 @@ bacon_strategy = make_bacon_strategy(free_bacon, BASELINE_NUM_ROLLS)
 swap_strategy = make_swap_strategy(free_bacon, is_swap, num_rolls=BASELINE_NUM_ROLLS)
 
 
-# The engines' model: SwapTerm's, with the four-sided rows after the six-sided ones and the
-# Hog wild table (1 where the sum of the scores is a multiple of 7) at the end of the params.
-WILD_KINDS = MAX_DICE + 1  # roll kinds 0-9: six-sided, 10: no dice, 11-20: four-sided
-
-
-@jit(roll_kind_signature)
-def _roll_kind(params, state, choice):
-    goal = params[0]
-    if choice == 0:
-        return MAX_DICE
-    if params[len(params) - goal * goal + state]:
-        return WILD_KINDS + choice - 1
-    return choice - 1
-
-
-class HogWildTerm(SwapTerm):
-    """SwapTerm with Hog wild: four-sided dice when ``four_sided_dice(score, opponent)``."""
-
-    baseline = "always_roll:5"
-    strategy_num_rolls = BASELINE_NUM_ROLLS
-
-    @staticmethod
-    def four_sided_dice(score, opponent):
-        return (score + opponent) % 7 == 0
-
-    def dice_sides(self, score: int, opponent: int) -> int:
-        return 4 if self.four_sided_dice(score, opponent) else 6
-
-    def build_model(self) -> GameModel:
-        model = super().build_model()
-        rows = [*dice_rows(pig_out), {0: 1.0}, *dice_rows(pig_out, (1, 2, 3, 4))]
-        ptr, values, probs = distribution_table(rows)
-        goal = self.goal
-        wild = [int(self.four_sided_dice(s, o)) for s in range(goal) for o in range(goal)]
-        return dataclasses.replace(
-            model,
-            params=np.concatenate([model.params, np.array(wild, dtype=np.int64)]),
-            roll_kind=_roll_kind,
-            dist_ptr=ptr,
-            dist_value=values,
-            dist_prob=probs,
-        )
-
-
-# The dice exchanged for both players for the rest of the game by a -1 that scores 1 point (the
-# contest's Ham Hijinks; hog-fa16's Pork Chop), hidden from strategies: state = exchanged *
-# goal^2 + score * goal + opponent. Roll kinds: 0-9 1 to 10 dice of variant 0, 10 Free bacon,
-# 11-40 1 to 10 dice of variants 1, 2 and 3, 41 the -1; variant = 2 * exchanged + Hog wild.
-# params [goal, bacon[opponent] ..., wild[score * goal + opponent] ..., swap[score * goal +
-# opponent] ...].
-EXCHANGE_KIND = 4 * MAX_DICE + 1
-
-
-@jit(roll_kind_signature)
-def _exchange_roll_kind(params, state, choice):
-    goal = params[0]
-    area = goal * goal
-    if choice == 0:
-        return MAX_DICE
-    if choice == HAM_HIJINKS:
-        return EXCHANGE_KIND
-    variant = 2 * (state // area) + params[1 + goal + state % area]
-    return choice - 1 if variant == 0 else variant * MAX_DICE + choice
-
-
-@jit(resolve_signature)
-def _exchange_resolve(params, state, choice, value):
-    goal = params[0]
-    area = goal * goal
-    exchanged, score, opponent = state // area, (state % area) // goal, state % goal
-    if choice == 0:
-        value = params[1 + opponent]
-    if choice == HAM_HIJINKS:
-        exchanged = 1 - exchanged
-    score += value
-    if params[1 + goal + area + score * goal + opponent]:
-        score, opponent = opponent, score
-    if score >= goal:
-        return WIN
-    if opponent >= goal:
-        return LOSE
-    return outcome(exchanged * area + opponent * goal + score, OTHER)
-
-
-def exchange_model(goal, variants, bacon, wild, is_swap) -> GameModel:
-    """The model of a term whose -1 scores 1 point and exchanges the dice: VARIANTS holds the
-    rows of 1 to 10 dice (their points, every rule applied) without and with Hog wild, then the
-    same after an exchange; BACON[opponent] the points of 0 dice; WILD[score * goal + opponent]
-    1 under Hog wild; IS_SWAP(score, opponent) the term's swap."""
-    rows = [*variants[0], {0: 1.0}, *variants[1], *variants[2], *variants[3], {1: 1.0}]
-    score_rows = goal + max(*bacon, *(max(row) for row in rows))
-    swap = [int(is_swap(s, o)) for s in range(score_rows) for o in range(goal)]
-    params = [goal, *bacon, *wild, *swap]
-    model = score_sum_model(goal, rows, params, _exchange_roll_kind, _exchange_resolve, 2)
-    return dataclasses.replace(model, choices=np.arange(HAM_HIJINKS, MAX_DICE + 1))
-
-
-class HogFa13(HogWildTerm):
+class HogFa13(SwapTerm):
     name = "hog-fa13"
     title = "Hog, CS 61A Fall 2013 and Spring 2014"
+    baseline = "always_roll:5"
+    strategy_num_rolls = BASELINE_NUM_ROLLS
     free_bacon = staticmethod(free_bacon)
+    select_dice = staticmethod(select_dice)
     is_swap = staticmethod(is_swap)
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
@@ -275,9 +141,11 @@ class HogFa13(HogWildTerm):
     )
 
 
-class HamHijinks:
-    """The Fall 2013 and Spring 2014 contest's Ham Hijinks as an option of a Hog wild term."""
+class HogFa13Contest(HogFa13):
+    """hog-fa13 (and hog-sp14): the term's rules, its contest's Ham Hijinks an option. Later terms
+    build on HogFa13, without the option."""
 
+    exchange_rule = "Ham Hijinks"
     options_help = {
         "ham_hijinks": (False, "the contest's Ham Hijinks: -1 scores 1 and exchanges the dice"),
     }
@@ -288,62 +156,14 @@ class HamHijinks:
         ("Ham Hijinks", "contest option: -1 scores 1 and exchanges four- and six-sided dice"),
     )
 
-    def choice(self, value) -> int:
-        if not self.options["ham_hijinks"]:
-            return super().choice(value)
-        return check_int_choice(value, HAM_HIJINKS, MAX_DICE, f"{self.name}: {self.choice_help}")
+    def __init__(self, goal: int | None = None, **options: object) -> None:
+        super().__init__(goal, **options)
+        if self.exchanging():  # the contest's narration spells the rules as its page does
+            self.zero_rule, self.ones_rule = "Free bacon", "Pig out"
+            self.wild_rule, self.swap_rule = "Hog wild", "Swine swap"
 
-    def describe_choice(self, choice: int) -> str:
-        return "Ham Hijinks (-1)" if choice == HAM_HIJINKS else f"roll {choice}"
-
-    def builtins(self) -> dict[str, Builtin]:
-        found = super().builtins()
-        if self.options["ham_hijinks"]:
-            found["always_roll"] = Builtin(
-                always_roll_or_ham, "always roll N dice, -1 to 10: always_roll:5"
-            )
-        return found
-
-    def build_model(self) -> GameModel:
-        if not self.options["ham_hijinks"]:
-            return super().build_model()
-        goal = self.goal
-        six, four = dice_rows(pig_out), dice_rows(pig_out, (1, 2, 3, 4))
-        bacon = [self.free_bacon(o) for o in range(goal)]
-        wild = [int(self.four_sided_dice(s, o)) for s in range(goal) for o in range(goal)]
-        return exchange_model(goal, (six, four, four, six), bacon, wild, self.is_swap)
-
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        if not self.options["ham_hijinks"]:
-            return super().play_step(state, choice, rng)
-        m, exchanged = self.model, state >= self.goal * self.goal
-        score, opponent = self.scores(state)
-        dice: tuple[int, ...] = ()
-        if choice == HAM_HIJINKS:
-            points, events = 1, ["Ham Hijinks: 1 point, the dice exchanged"]
-        elif choice == 0:
-            points = self.free_bacon(opponent)
-            events = [f"Free bacon: {points} point{'s' * (points != 1)}"]
-        else:
-            wild = self.four_sided_dice(score, opponent)
-            sides = 4 if wild != exchanged else 6
-            dice = tuple(rng.randint(1, sides) for _ in range(choice))
-            points = pig_out(dice)
-            why = [w for w, on in (("Hog wild", wild), ("dice exchanged", exchanged)) if on]
-            events = [f"{', '.join(why)}: {'four' if sides == 4 else 'six'}-sided dice"] * bool(why)
-            events += ["Pig out! 1 point"] if 1 in dice else [f"{points} points"]
-        new, other_score = score + points, opponent
-        if self.is_swap(new, other_score):
-            new, other_score = other_score, new
-            events.append("Swine swap!")
-        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
-        final = (new, other_score) if code & 7 in (WIN, LOSE) else None
-        return Step(dice, events, code, final)
-
-
-class HogFa13Contest(HamHijinks, HogFa13):
-    """hog-fa13 (and hog-sp14): the term's rules, its contest's Ham Hijinks an option. Later terms
-    build on HogFa13, without the option."""
+    def exchanging(self) -> bool:
+        return self.options["ham_hijinks"]
 
 
 RULES = HogFa13Contest

@@ -12,17 +12,16 @@ multiple of 7, Swine swap when one score is double the other, even at the goal),
 from __future__ import annotations
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
+from hogbench.rules._swap_term import make_bacon_strategy, make_swap_strategy, make_wild_play
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
     BASELINE_NUM_ROLLS,
     GOAL_SCORE,
     HogFa13,
     always_roll,
     is_swap,
-    make_wild_play,
     other,
     roll_dice,
 )
-from hogbench.rules.hog_sp19 import make_bacon_strategy, make_swap_strategy
 
 
 def free_bacon(score):
@@ -57,6 +56,7 @@ class HogFa14(HogFa13):
     name = "hog-fa14"
     title = "Hog, CS 61A Fall 2014"
     free_bacon = staticmethod(free_bacon)
+    select_dice = staticmethod(select_dice)
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
     rule_lines = (

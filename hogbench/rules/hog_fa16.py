@@ -38,22 +38,17 @@ course's strategies use ``take_turn(0, ...)`` (Hogtimus Prime included), as hog-
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from math import factorial, prod
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
-from hogbench.rules.base import (
-    LOSE,
-    MAX_DICE,
-    WIN,
-    Builtin,
-    GameModel,
-    Step,
-    check_int_choice,
-)
+from hogbench.rules._kit import points_event
+from hogbench.rules._swap_term import SwapTerm
+from hogbench.rules.base import MAX_DICE
 from hogbench.rules.hog_contest import always_roll  # noqa: F401  (-1 to 10 dice)
-from hogbench.rules.hog_fa13 import SwapTerm, exchange_model, free_bacon, is_swap, other
+from hogbench.rules.hog_fa13 import free_bacon, is_swap, other
 from hogbench.rules.hog_sp16 import bacon_strategy, hogtimus_prime, swap_strategy
 
 GOAL_SCORE = 100
@@ -128,9 +123,9 @@ def play(strategy0, strategy1, score0=0, score1=0, goal=GOAL_SCORE):
     return score0, score1
 
 
-# The engines' model: hog-fa13's for dice exchanged by a -1 (the dice in play are hidden, shared
-# by both players), its variants six-sided, six-sided re-rolled, four-sided, four-sided
-# re-rolled, each row holding take_turn's points.
+# The engines' model: the swap kit's, the dice exchanged by Pork Chop (hidden, shared by both
+# players), its variants six-sided, six-sided re-rolled, four-sided, four-sided re-rolled, each
+# row holding take_turn's points.
 
 
 def dice_faces(sides, rerolled):
@@ -162,13 +157,16 @@ class HogFa16(SwapTerm):
     title = "Hog, CS 61A Fall 2016"
     hidden_state = "which dice are in play (Pork Chop exchanges them for both players)"
     choice_help = "number of dice 0 to 10, or -1 for Pork Chop"
+    exchange_rule = "Pork Chop"
     dice_points = staticmethod(pig_out)
     free_bacon = staticmethod(free_bacon)
+    select_dice = staticmethod(select_dice)
     is_swap = staticmethod(is_swap)
     announce_highest = None  # the term had no commentary functions
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
     swap_strategy_summary = "0 dice for a beneficial swap or >= margin points, else num_rolls"
+    variant_sides = (6, 6, 4, 4)  # the exchanged dice are four-sided; Hog Wild re-rolls
     rule_lines = (
         ("Pig Out", "any die showing 1 makes the turn score the number of 1s"),
         ("Free Bacon", "rolling 0 scores 1 + the largest digit of the opponent's score"),
@@ -182,64 +180,38 @@ class HogFa16(SwapTerm):
         ("Swine Swap", "swap when one score is double the other, even at the goal"),
     )
 
-    def choice(self, value) -> int:
-        return check_int_choice(value, PORK_CHOP, MAX_DICE, f"{self.name}: {self.choice_help}")
+    def variant_rows(self, variant: int) -> list[dict[int, float]]:
+        return turn_rows(dice_faces(self.variant_sides[variant], rerolled=variant % 2 == 1))
 
-    def describe_choice(self, choice: int) -> str:
-        return "Pork Chop (-1)" if choice == PORK_CHOP else f"roll {choice}"
+    def zero_points(self, opponent_score: int) -> int:
+        return take_turn(0, opponent_score)
 
-    def builtins(self) -> dict[str, Builtin]:
-        found = super().builtins()
-        found["always_roll"] = Builtin(always_roll, "always roll N dice, -1 to 10: always_roll:4")
-        return found
+    def hog_wild(self, score: int, opponent_score: int) -> bool:
+        return select_dice(score, opponent_score, False) is not six_sided
 
-    def build_model(self) -> GameModel:
-        goal = self.goal
-        variants = [turn_rows(dice_faces(sides, re)) for sides in (6, 4) for re in (False, True)]
-        bacon = [take_turn(0, o) for o in range(goal)]
-        wild = [
-            int(select_dice(s, o, False) is not six_sided) for s in range(goal) for o in range(goal)
+    def die(self, rng: random.Random, variant: int) -> int:
+        dice = functools.partial(rng.randint, 1, self.variant_sides[variant])
+        return (reroll(dice) if variant % 2 else dice)()
+
+    def roll_points(self, outcomes: tuple[int, ...]) -> int:
+        return take_turn(len(outcomes), 0, make_test_dice(*outcomes))
+
+    def exchange_event(self, exchanged: int) -> str:
+        return f"Pork Chop: 1 point, {'six' if exchanged else 'four'}-sided dice from now on"
+
+    def dice_events(self, variant: int, exchanged: int) -> list[str]:
+        rerolled = ["Hog Wild: odd outcomes re-rolled once"] * (variant % 2)
+        return ["four-sided dice"] * exchanged + rerolled
+
+    def points_events(self, dice: tuple[int, ...], points: int, opponent_score: int) -> list[str]:
+        # The course functions say what the points were before Hogtimus Prime and When Pigs Fly.
+        raw = pig_out(list(dice)) if dice else free_bacon(opponent_score)
+        boosted = hogtimus_prime(raw)
+        return [
+            points_event(dice, raw, self.zero_rule, self.ones_rule),
+            *[f"Hogtimus Prime: {raw} becomes {boosted}"] * (boosted != raw),
+            *[f"When Pigs Fly: at most {points} points"] * (points < boosted),
         ]
-        return exchange_model(goal, variants, bacon, wild, is_swap)
-
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        m, four = self.model, state >= self.goal * self.goal
-        score, opponent = self.scores(state)
-        dice: tuple[int, ...] = ()
-        if choice == PORK_CHOP:
-            points = 1
-            events = [f"Pork Chop: 1 point, {'six' if four else 'four'}-sided dice from now on"]
-        else:
-            if choice == 0:
-                raw = free_bacon(opponent)
-                events = [f"Free Bacon: {raw} point{'s' * (raw != 1)}"]
-            else:
-                wild = (score + opponent) % 7 == 0
-                dice = tuple(_roll(rng, 4 if four else 6, wild) for _ in range(choice))
-                raw = pig_out(list(dice))
-                events = ["four-sided dice"] if four else []
-                events += ["Hog Wild: odd outcomes re-rolled once"] if wild else []
-                events.append(
-                    f"Pig Out! {raw} point{'s' * (raw != 1)}" if 1 in dice else f"{raw} points"
-                )
-            points = take_turn(choice, opponent, make_test_dice(*dice) if dice else six_sided)
-            if hogtimus_prime(raw) != raw:
-                events.append(f"Hogtimus Prime: {raw} becomes {hogtimus_prime(raw)}")
-            if points < hogtimus_prime(raw):
-                events.append(f"When Pigs Fly: at most {points} points")
-        new, other_score = score + points, opponent
-        if is_swap(new, other_score):
-            new, other_score = other_score, new
-            events.append("Swine Swap!")
-        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
-        final = (new, other_score) if code & 7 in (WIN, LOSE) else None
-        return Step(dice, events, code, final)
-
-
-def _roll(rng: random.Random, sides: int, wild: bool) -> int:
-    """One die with RNG: re-rolled once when odd under Hog Wild."""
-    outcome = rng.randint(1, sides)
-    return rng.randint(1, sides) if wild and outcome % 2 else outcome
 
 
 RULES = HogFa16

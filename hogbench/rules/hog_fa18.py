@@ -16,14 +16,16 @@ more are its tens and ones.
 
 from __future__ import annotations
 
-from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
-    GOAL_SCORE,
+from hogbench.rules._swap_term import (
     SwapTerm,
-    always_roll,
     make_bacon_strategy,
     make_play,
     make_swap_strategy,
     make_take_turn,
+)
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    GOAL_SCORE,
+    always_roll,
     make_test_dice,
     other,
     pig_out,
@@ -56,7 +58,7 @@ def is_swap(player_score, opponent_score):
     return last_two_apart(player_score) == last_two_apart(opponent_score)
 
 
-take_turn = make_take_turn(free_bacon)
+take_turn = make_take_turn(free_bacon, roll_dice)
 play = make_play(take_turn, is_swap)
 bacon_strategy = make_bacon_strategy(free_bacon)
 swap_strategy = make_swap_strategy(free_bacon, is_swap)

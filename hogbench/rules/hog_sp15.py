@@ -17,14 +17,23 @@ opponent reaches the goal in is theirs); ``is_prime`` is the course's (1 is not 
 
 from __future__ import annotations
 
-import dataclasses
 import random
-
-import numpy as np
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
-from hogbench.rules.base import LOSE, OTHER, WIN, GameModel, Step, outcome, resolve_signature
+from hogbench.rules._kit import points_event
+from hogbench.rules._swap_term import wild_roll_kind
+from hogbench.rules.base import (
+    LOSE,
+    OTHER,
+    WIN,
+    GameModel,
+    Step,
+    narrated_turn,
+    outcome,
+    resolve_signature,
+    score_sum_model,
+)
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
     BASELINE_NUM_ROLLS,
     GOAL_SCORE,
@@ -94,24 +103,31 @@ def prime_strategy(score, opponent_score, margin=8, num_rolls=BASELINE_NUM_ROLLS
     return bacon_strategy(score, opponent_score, margin, num_rolls)
 
 
-# The engines' model: params [goal, bacon[opponent] ..., prime[sum of scores] ..., Hog wild
-# table (read by hog-fa13's roll kinds)].
+# The engines' model: the swap kit's dice with Hog wild, whose table ends the params [goal,
+# bacon[opponent] ..., prime[sum of the scores] ..., wild[score * goal + opponent] ...].
+
+
+@narrated_turn
+def _turn(params, score, opponent, choice, value):
+    """The turn from the mover's side: the points (Free bacon's or the dice's), then Hogtimus
+    prime: when the scores differ and their sum is prime, the leader gains the points again.
+    Returns the scores after it, the points, the leader's gain and whether the mover leads."""
+    goal = params[0]
+    points = params[1 + opponent] if choice == 0 else value
+    score += points
+    # Products with the prime table's 0 or 1 and the comparisons: faster here than selections.
+    gain = points * params[1 + goal + score + opponent]
+    lead, trail = score > opponent, score < opponent
+    return score + gain * lead, opponent + gain * trail, points, gain * (lead | trail), lead
 
 
 @jit(resolve_signature)
 def _resolve(params, state, choice, value):
     goal = params[0]
-    score, opponent = state // goal, state % goal
-    points = params[1 + opponent] if choice == 0 else value
-    score += points
-    if params[1 + goal + score + opponent] and score != opponent:
-        if score > opponent:
-            score += points
-        else:
-            opponent += points
+    score, opponent, _, _, _ = _turn(params, state // goal, state % goal, choice, value)
     if score >= goal:
         return WIN
-    if opponent >= goal:
+    if opponent >= goal:  # Hogtimus prime carried the opponent to the goal
         return LOSE
     return outcome(opponent * goal + score, OTHER)
 
@@ -119,7 +135,6 @@ def _resolve(params, state, choice, value):
 class HogSp15(HogFa13):
     name = "hog-sp15"
     title = "Hog, CS 61A Spring 2015"
-    is_swap = staticmethod(lambda score, opponent: False)  # no Swine swap this term
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(prime_strategy)
     swap_strategy_summary = (
@@ -132,27 +147,21 @@ class HogSp15(HogFa13):
     )
 
     def build_model(self) -> GameModel:
-        model = super().build_model()  # hog-fa13's dice, Hog wild table, levels and choices
         goal = self.goal
-        bacon = [free_bacon(o) for o in range(goal)]
+        bacon = [self.free_bacon(o) for o in range(goal)]
         primes = [int(is_prime(n)) for n in range(2 * goal + 61)]
-        wild = model.params[-goal * goal :]
-        params = np.concatenate([np.array([goal, *bacon, *primes], dtype=np.int64), wild])
-        return dataclasses.replace(model, params=params, resolve=_resolve, resolve_row=None)
+        params = [goal, *bacon, *primes, *self.wild_table()]
+        return score_sum_model(goal, self.roll_rows(), params, wild_roll_kind, _resolve)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        step = super().play_step(state, choice, rng)  # the dice and Free bacon
-        score, opponent = self.scores(state)
-        points = free_bacon(opponent) if choice == 0 else pig_out(step.dice)
-        boosted = hogtimus_prime(score + points, opponent, points)
-        events = list(step.events)
-        if boosted != (score + points, opponent):
-            leader = "the mover" if boosted[0] > score + points else "the other player"
-            events.append(f"Hogtimus prime: {points} more to the leader, {leader}")
-        m = self.model
-        code = int(m.resolve(m.params, state, choice, 0 if choice == 0 else points))
-        final = boosted if code & 7 in (WIN, LOSE) else None
-        return Step(step.dice, events, code, final)
+        dice, value, variant = self.roll(state, choice, rng)
+        turn = _turn(self.model.params, *divmod(state, self.goal), choice, value)
+        score, opponent, points, gain, lead = (int(v) for v in turn)
+        events = self.dice_events(variant, 0) if dice else []
+        events.append(points_event(dice, points, self.zero_rule, self.ones_rule))
+        leader = "the mover" if lead else "the other player"
+        events += [f"Hogtimus prime: {points} more to the leader, {leader}"] * (gain > 0)
+        return self.step(state, choice, value, dice, events, (score, opponent))
 
     def builtins(self):
         found = super().builtins()

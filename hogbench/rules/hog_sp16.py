@@ -25,18 +25,20 @@ The dice in play are shared by both players and hidden from strategies, which se
 
 from __future__ import annotations
 
-import random
 from math import isqrt
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.jit import jit
+from hogbench.rules._kit import points_event
+from hogbench.rules._swap_term import WILD_KINDS, SwapTerm
 from hogbench.rules.base import (
     LOSE,
+    MAX_DICE,
     OTHER,
     WIN,
     GameModel,
-    Step,
     dice_rows,
+    narrated_turn,
     outcome,
     resolve_signature,
     roll_kind_signature,
@@ -44,9 +46,6 @@ from hogbench.rules.base import (
 )
 from hogbench.rules.hog_contest import is_prime, next_prime
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
-    MAX_DICE,
-    WILD_KINDS,
-    SwapTerm,
     always_roll,
     free_bacon,
     is_swap,
@@ -124,10 +123,40 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
     return bacon_strategy(score, opponent_score, margin, num_rolls)
 
 
-# The engines' model: state = four-sided * goal^2 + score * goal + opponent (the dice in play
-# are hidden, shared by both players); params [goal, boosted bacon[opponent] ..., boosted[turn
-# score] ..., piggy[turn score] ..., swap[score * goal + opponent] ...].
+# The engines' model: the swap kit's state, four * goal**2 + score * goal + opponent, with the
+# dice in play (hidden, shared by both players) for the dice exchanged; params [goal,
+# bacon[opponent] ..., boosted[turn score] ..., piggy[turn score] ..., swap[score * goal +
+# opponent] ...].
 TOP_POINTS = 64  # above any turn score: 10 dice of 6, or a boosted Free Bacon
+
+
+@narrated_turn
+def _turn(params, four, score, opponent, choice, value):
+    """The turn from the mover's side, FOUR-sided dice in play or not: the points (Free Bacon's
+    or the dice's), Hogtimus Prime, Perfect Piggy's exchange of the dice, then Swine Swap.
+    Returns the scores after it, the dice in play, the points before and after Hogtimus Prime,
+    and whether the scores swapped."""
+    goal = params[0]
+    raw = params[1 + opponent] if choice == 0 else value
+    points = params[1 + goal + raw]
+    four ^= params[1 + goal + TOP_POINTS + points]
+    score += points
+    swap = params[1 + goal + 2 * TOP_POINTS + score * goal + opponent] != 0
+    return (opponent if swap else score), (score if swap else opponent), four, raw, points, swap
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal = params[0]
+    area = goal * goal
+    four, scores = state // area, state % area
+    turn = _turn(params, four, scores // goal, scores % goal, choice, value)
+    score, opponent, four, _, _, _ = turn
+    if score >= goal:
+        return WIN
+    if opponent >= goal:
+        return LOSE
+    return outcome(four * area + opponent * goal + score, OTHER)
 
 
 @jit(roll_kind_signature)
@@ -140,24 +169,6 @@ def _roll_kind(params, state, choice):
     return choice - 1
 
 
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    goal = params[0]
-    area = goal * goal
-    four = state // area
-    score, opponent = (state % area) // goal, state % goal
-    points = params[1 + opponent] if choice == 0 else params[1 + goal + value]
-    four ^= params[1 + goal + TOP_POINTS + points]
-    score += points
-    if params[1 + goal + 2 * TOP_POINTS + score * goal + opponent]:
-        score, opponent = opponent, score
-    if score >= goal:
-        return WIN
-    if opponent >= goal:
-        return LOSE
-    return outcome(four * area + opponent * goal + score, OTHER)
-
-
 class HogSp16(SwapTerm):
     name = "hog-sp16"
     title = "Hog, CS 61A Spring 2016 (probable term)"
@@ -167,6 +178,7 @@ class HogSp16(SwapTerm):
     bacon_strategy = staticmethod(bacon_strategy)
     swap_strategy = staticmethod(swap_strategy)
     swap_strategy_summary = "0 dice for a beneficial swap or >= margin points, else num_rolls"
+    turn = staticmethod(_turn)
     rule_lines = (
         ("Pig Out", "any die showing 1 makes the turn score 1"),
         ("Free Bacon", "rolling 0 scores 1 + the largest digit of the opponent's score"),
@@ -181,37 +193,23 @@ class HogSp16(SwapTerm):
     def build_model(self) -> GameModel:
         goal = self.goal
         rows = [*dice_rows(pig_out), {0: 1.0}, *dice_rows(pig_out, (1, 2, 3, 4))]
-        bacon = [hogtimus_prime(free_bacon(o)) for o in range(goal)]
+        bacon = [free_bacon(o) for o in range(goal)]
         boosted = [hogtimus_prime(v) for v in range(TOP_POINTS)]
         piggy = [int(is_perfect_piggy(v)) if v else 0 for v in range(TOP_POINTS)]
         swap = [int(is_swap(s, o)) for s in range(goal + TOP_POINTS) for o in range(goal)]
         params = [goal, *bacon, *boosted, *piggy, *swap]
         return score_sum_model(goal, rows, params, _roll_kind, _resolve, copies=2)
 
-    def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
-        goal, m = self.goal, self.model
-        four = state >= goal * goal
-        score, opponent = self.scores(state)
-        if choice == 0:
-            dice, raw = (), free_bacon(opponent)
-            events = [f"Free Bacon: {raw} point{'s' * (raw != 1)}"]
-        else:
-            dice = tuple(rng.randint(1, 4 if four else 6) for _ in range(choice))
-            raw = pig_out(dice)
-            events = ["four-sided dice"] if four else []
-            events += ["Pig Out! 1 point"] if 1 in dice else [f"{raw} points"]
-        points = hogtimus_prime(raw)
-        if points != raw:
-            events.append(f"Hogtimus Prime: {raw} becomes {points}")
-        if is_perfect_piggy(points):
-            events.append(f"Perfect Piggy: {'six' if four else 'four'}-sided dice from now on")
-        new, other_score = score + points, opponent
-        if is_swap(new, other_score):
-            new, other_score = other_score, new
-            events.append("Swine Swap!")
-        code = int(m.resolve(m.params, state, choice, raw))
-        final = (new, other_score) if code & 7 in (WIN, LOSE) else None
-        return Step(dice, events, code, final)
+    def narrate(
+        self, choice: int, variant: int, four: int, opponent_score: int,
+        dice: tuple[int, ...], turn: tuple[int, ...],
+    ) -> list[str]:  # fmt: skip
+        _, _, now, raw, points, swap = turn
+        events = ["four-sided dice"] if dice and four else []
+        events.append(points_event(dice, raw, self.zero_rule, self.ones_rule))
+        events += [f"Hogtimus Prime: {raw} becomes {points}"] * (points != raw)
+        piggy = f"Perfect Piggy: {'six' if four else 'four'}-sided dice from now on"
+        return events + [piggy] * (now != four) + [f"{self.swap_rule}!"] * swap
 
 
 RULES = HogSp16

@@ -10,14 +10,16 @@ checked after every turn), except
 
 from __future__ import annotations
 
-from hogbench.rules.hog_fa17 import HogFa17, is_swap
-from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
-    GOAL_SCORE,
-    always_roll,
+from hogbench.rules._swap_term import (
     make_bacon_strategy,
     make_play,
     make_swap_strategy,
     make_take_turn,
+)
+from hogbench.rules.hog_fa17 import HogFa17, is_swap
+from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
+    GOAL_SCORE,
+    always_roll,
     make_test_dice,
     other,
     pig_out,
@@ -36,7 +38,7 @@ def free_bacon(score):
     return 2 + abs((score // 10) % 10 - score % 10)
 
 
-take_turn = make_take_turn(free_bacon)
+take_turn = make_take_turn(free_bacon, roll_dice)
 play = make_play(take_turn, is_swap)
 bacon_strategy = make_bacon_strategy(free_bacon)
 swap_strategy = make_swap_strategy(free_bacon, is_swap, avoid_harmful=False)

@@ -8,20 +8,17 @@ Readings (stated, unconfirmed by course tests): the swap is checked after every 
 terms around it (Spring and Fall 2019), so also when the mover has reached the goal; a score's
 leading digit is its first digit (0 for a score of 0); tens = (score // 10) % 10.
 
-The engines' model is hog-sp19's, built from these functions.
+The engines' model is the swap kit's, built from these functions.
 """
 
 from __future__ import annotations
 
 from hogbench.dice import six_sided
+from hogbench.rules._swap_term import SwapTerm, make_bacon_strategy, make_play, make_swap_strategy
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
-    SwapTerm,
     always_roll,
     announce_highest,
-    make_bacon_strategy,
-    make_play,
-    make_swap_strategy,
     make_test_dice,
     other,
     pig_out,
