@@ -50,6 +50,20 @@ def test_a_term_file_loads_and_is_the_strategy_it_writes(term, mode):
     assert (entrant.table.choices == same.table.choices).all()
 
 
+def test_the_oldest_skeletons_dice_names_import(mode):
+    """The oldest skeleton imports four_sided_dice and six_sided_dice, and compares its chosen
+    dice with them: the stand-in has those names, as the same dice."""
+    entrant = load_entrant(str(COURSE / "hog_fa12_style.py"), get_rules("hog-fa13"), cache=False)
+    expected = []
+    for score in range(100):
+        for opponent in range(100):
+            if 100 - score <= 1 + max(opponent // 10, opponent % 10):
+                expected.append(0)
+            else:
+                expected.append(3 if (score + opponent) % 7 == 0 else 5)
+    assert entrant.table.choices.tolist() == expected
+
+
 def test_numpy_is_importable(mode):
     entrant = load_entrant(str(COURSE / "uses_numpy.py"), get_rules("hog-su21"), cache=False)
     expected = np.tile(np.where(np.arange(100) % 10 == 0, 0, 5), 100)
@@ -91,3 +105,8 @@ def test_the_stand_ins_behave_as_the_course_describes():
     assert [test() for _ in range(5)] == [4, 1, 2, 4, 1]
     assert {dice.six_sided() for _ in range(300)} == set(range(1, 7))
     assert {dice.four_sided() for _ in range(200)} == set(range(1, 5))
+    # The oldest skeletons' names for the same things.
+    assert dice.four_sided_dice is dice.four_sided and dice.six_sided_dice is dice.six_sided
+    assert {dice.make_fair_die(3)() for _ in range(100)} == {1, 2, 3}
+    die = dice.make_test_die(2, 5)
+    assert [die(), die(), die()] == [2, 5, 2]
