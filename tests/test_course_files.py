@@ -1,7 +1,8 @@
 """Real submissions load as written: they import the course's dice and ucb, and may use numpy.
 
 The files under tests/files/course are written for these tests in the shape students hand in
-(the term's import lines, @main run blocks, @trace); none ships a dice.py or ucb.py.
+(the term's import lines, @main run blocks, @trace, a contest entry's name); none ships a dice.py
+or ucb.py.
 """
 
 from __future__ import annotations
@@ -62,6 +63,22 @@ def test_the_oldest_skeletons_dice_names_import(mode):
             else:
                 expected.append(3 if (score + opponent) % 7 == 0 else 5)
     assert entrant.table.choices.tolist() == expected
+
+
+def test_a_name_the_stand_ins_lack_is_named_plainly(tmp_path, mode):
+    """A course name hogbench's dice or ucb does not have is said to be missing from the stand-in
+    (with what it has), not blamed on the import policy, and no path of hogbench's shows."""
+    (tmp_path / "hog.py").write_text(
+        "from dice import six_sided, twenty_sided\n\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    with pytest.raises(StrategyError) as caught:
+        load_entrant(str(tmp_path / "hog.py"), get_rules("hog-fa13"), cache=False)
+    message, detail = str(caught.value), caught.value.detail
+    assert "stand-in for the course's dice module has no 'twenty_sided'" in message
+    assert "four_sided_dice" in message and "make_test_dice" in message
+    assert "--allow-import" not in message
+    assert str(sandbox.COURSE_MODULES) not in message + detail
 
 
 def test_numpy_is_importable(mode):
