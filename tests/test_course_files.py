@@ -81,6 +81,23 @@ def test_a_name_the_stand_ins_lack_is_named_plainly(tmp_path, mode):
     assert str(sandbox.COURSE_MODULES) not in message + detail
 
 
+def test_a_contest_entrys_player_name_is_its_name(mode):
+    entrant = load_entrant(
+        str(COURSE / "contest_player_name.py"), get_rules("hog-sp19"), cache=False
+    )
+    assert entrant.name == "Hogwarts Express"
+    assert entrant.table.choices[99 * 100 + 5] == 0 and entrant.table.choices[0] == 5
+
+
+def test_team_name_wins_over_player_name(tmp_path, mode):
+    (tmp_path / "hog.py").write_text(
+        "TEAM_NAME = 'Team'\nPLAYER_NAME = 'Player'\n\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    entrant = load_entrant(str(tmp_path / "hog.py"), get_rules("hog-sp19", 20), cache=False)
+    assert entrant.name == "Team"
+
+
 def test_numpy_is_importable(mode):
     entrant = load_entrant(str(COURSE / "uses_numpy.py"), get_rules("hog-su21"), cache=False)
     expected = np.tile(np.where(np.arange(100) % 10 == 0, 0, 5), 100)
