@@ -144,3 +144,13 @@ def test_the_stand_ins_behave_as_the_course_describes():
     assert {dice.make_fair_die(3)() for _ in range(100)} == {1, 2, 3}
     die = dice.make_test_die(2, 5)
     assert [die(), die(), die()] == [2, 5, 2]
+
+
+def test_a_change_to_the_stand_ins_retires_cached_verdicts():
+    """A verdict depends on the stand-ins a file imports: a file that failed for want of a name
+    must be judged again once the stand-in has it, so they are part of every cache key."""
+    from hogbench import verdicts
+
+    stand_ins = {f"course_modules/{p.name}" for p in sandbox.COURSE_MODULES.glob("*.py")}
+    assert {"course_modules/dice.py", "course_modules/ucb.py"} <= stand_ins
+    assert stand_ins <= set(verdicts.JUDGES)
