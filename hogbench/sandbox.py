@@ -35,6 +35,7 @@ import functools
 import json
 import math
 import os
+import re
 import select
 import shutil
 import signal
@@ -511,9 +512,18 @@ class _Session:
             hints = {hint for text, hint in HINTS.items() if text in message}
             problem += "".join(f" ({hint})" for hint in sorted(hints))
         if info.get("stage") == "import" and "file" not in info:
-            problem = f"import failed: {problem}"
-            if kind in ("ModuleNotFoundError", "ImportError"):
-                problem += f" ({IMPORT_POLICY})"
+            missing = _missing_course_name(message) if kind == "ImportError" else None
+            if missing is not None:
+                module, name = missing
+                problem = (
+                    f"import failed: hogbench's stand-in for the course's {module} module has no"
+                    f" {name!r} (it has {', '.join(course_names(module))})"
+                )
+            else:
+                problem = f"import failed: {problem}"
+                if kind in ("ModuleNotFoundError", "ImportError"):
+                    problem += f" ({IMPORT_POLICY})"
+        trace = trace.replace(f"{COURSE_MODULES}/", "")
         return self._failure(problem, state, trace)
 
     def _reported_state(self, info: dict) -> tuple | None:
@@ -845,6 +855,32 @@ def _python_dirs() -> list[str]:
 COURSE_MODULES = Path(__file__).with_name("course_modules").resolve()
 #: Always importable besides the standard library and the course's modules.
 ALLOWED_BY_DEFAULT = ("numpy",)
+_MISSING_NAME = re.compile(r"cannot import name '(\w+)' from '(\w+)' \((.*)\)$")
+
+
+def _missing_course_name(message: str) -> tuple[str, str] | None:
+    """(module, name) when MESSAGE says a name is missing from one of the course stand-ins."""
+    found = _MISSING_NAME.search(message)
+    if found is None or found.group(3) != str(COURSE_MODULES / f"{found.group(2)}.py"):
+        return None
+    return found.group(2), found.group(1)
+
+
+@functools.cache
+def course_names(module: str) -> tuple[str, ...]:
+    """The public names a course stand-in module defines, read from its source."""
+    import ast
+
+    tree = ast.parse((COURSE_MODULES / f"{module}.py").read_text())
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+    return tuple(n for n in names if not n.startswith("_"))
+
+
 IMPORT_POLICY = (
     "submissions may import the standard library, numpy and the course's dice and ucb;"
     " a tournament file's allow_imports or --allow-import adds a module"

@@ -20,9 +20,20 @@ from hogbench.rules.base import RuleSet
 from hogbench.sandbox import SandboxOptions
 from hogbench.tables import DecisionTable
 
-#: The modules that turn a worker's answers into a verdict: a change to any of them retires
-#: every entry.
-JUDGES = ("sandbox.py", "worker.py", "tables.py", "submission.py", "loading.py")
+#: The modules that turn a worker's answers into a verdict, and the course's dice and ucb as
+#: hogbench supplies them (a submission imports them: a name added there can turn a failed import
+#: into a table): a change to any of them retires every entry.
+JUDGES = (
+    "sandbox.py",
+    "worker.py",
+    "tables.py",
+    "submission.py",
+    "loading.py",
+    *(
+        f"course_modules/{p.name}"
+        for p in sorted(Path(__file__).with_name("course_modules").glob("*.py"))
+    ),
+)
 
 
 def cache_dir() -> Path:

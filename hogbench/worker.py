@@ -11,7 +11,7 @@ Protocol, one JSON object per line. The parent writes the job on file descriptor
 worker answers on RES:
 
 * ``{"started": true}``: limits are set and the job is read;
-* ``{"loaded": {"function": name, "team": TEAM_NAME or null}}``;
+* ``{"loaded": {"function": name, "team": TEAM_NAME (or PLAYER_NAME) or null}}``;
 * table job (the states are listed, or are every index of ``shape`` in numpy's ndindex order):
   ``{"first": [answers]}``, then ``{"second": [answers]}`` (the reversed pass);
 * live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
@@ -116,7 +116,10 @@ def main(argv: list[str]) -> None:
     except Refused as exc:
         send(_message, "error", {"stage": "find", "message": str(exc)})
         return
-    team = vars(module).get("TEAM_NAME")  # vars: a module __getattr__ is not called
+    # vars: a module __getattr__ is not called. Some terms' contest files (Spring 2019's among
+    # them) name the entry PLAYER_NAME instead of TEAM_NAME.
+    names = vars(module)
+    team = names.get("TEAM_NAME") or names.get("PLAYER_NAME", names.get("TEAM_NAME"))
     send(_loaded, name, team)
     if job["mode"] == "live":
         for line in commands:

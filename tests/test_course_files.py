@@ -1,7 +1,8 @@
 """Real submissions load as written: they import the course's dice and ucb, and may use numpy.
 
 The files under tests/files/course are written for these tests in the shape students hand in
-(the term's import lines, @main run blocks, @trace); none ships a dice.py or ucb.py.
+(the term's import lines, @main run blocks, @trace, a contest entry's name); none ships a dice.py
+or ucb.py.
 """
 
 from __future__ import annotations
@@ -50,6 +51,53 @@ def test_a_term_file_loads_and_is_the_strategy_it_writes(term, mode):
     assert (entrant.table.choices == same.table.choices).all()
 
 
+def test_the_oldest_skeletons_dice_names_import(mode):
+    """The oldest skeleton imports four_sided_dice and six_sided_dice, and compares its chosen
+    dice with them: the stand-in has those names, as the same dice."""
+    entrant = load_entrant(str(COURSE / "hog_fa12_style.py"), get_rules("hog-fa13"), cache=False)
+    expected = []
+    for score in range(100):
+        for opponent in range(100):
+            if 100 - score <= 1 + max(opponent // 10, opponent % 10):
+                expected.append(0)
+            else:
+                expected.append(3 if (score + opponent) % 7 == 0 else 5)
+    assert entrant.table.choices.tolist() == expected
+
+
+def test_a_name_the_stand_ins_lack_is_named_plainly(tmp_path, mode):
+    """A course name hogbench's dice or ucb does not have is said to be missing from the stand-in
+    (with what it has), not blamed on the import policy, and no path of hogbench's shows."""
+    (tmp_path / "hog.py").write_text(
+        "from dice import six_sided, twenty_sided\n\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    with pytest.raises(StrategyError) as caught:
+        load_entrant(str(tmp_path / "hog.py"), get_rules("hog-fa13"), cache=False)
+    message, detail = str(caught.value), caught.value.detail
+    assert "stand-in for the course's dice module has no 'twenty_sided'" in message
+    assert "four_sided_dice" in message and "make_test_dice" in message
+    assert "--allow-import" not in message
+    assert str(sandbox.COURSE_MODULES) not in message + detail
+
+
+def test_a_contest_entrys_player_name_is_its_name(mode):
+    entrant = load_entrant(
+        str(COURSE / "contest_player_name.py"), get_rules("hog-sp19"), cache=False
+    )
+    assert entrant.name == "Hogwarts Express"
+    assert entrant.table.choices[99 * 100 + 5] == 0 and entrant.table.choices[0] == 5
+
+
+def test_team_name_wins_over_player_name(tmp_path, mode):
+    (tmp_path / "hog.py").write_text(
+        "TEAM_NAME = 'Team'\nPLAYER_NAME = 'Player'\n\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    entrant = load_entrant(str(tmp_path / "hog.py"), get_rules("hog-sp19", 20), cache=False)
+    assert entrant.name == "Team"
+
+
 def test_numpy_is_importable(mode):
     entrant = load_entrant(str(COURSE / "uses_numpy.py"), get_rules("hog-su21"), cache=False)
     expected = np.tile(np.where(np.arange(100) % 10 == 0, 0, 5), 100)
@@ -91,3 +139,18 @@ def test_the_stand_ins_behave_as_the_course_describes():
     assert [test() for _ in range(5)] == [4, 1, 2, 4, 1]
     assert {dice.six_sided() for _ in range(300)} == set(range(1, 7))
     assert {dice.four_sided() for _ in range(200)} == set(range(1, 5))
+    # The oldest skeletons' names for the same things.
+    assert dice.four_sided_dice is dice.four_sided and dice.six_sided_dice is dice.six_sided
+    assert {dice.make_fair_die(3)() for _ in range(100)} == {1, 2, 3}
+    die = dice.make_test_die(2, 5)
+    assert [die(), die(), die()] == [2, 5, 2]
+
+
+def test_a_change_to_the_stand_ins_retires_cached_verdicts():
+    """A verdict depends on the stand-ins a file imports: a file that failed for want of a name
+    must be judged again once the stand-in has it, so they are part of every cache key."""
+    from hogbench import verdicts
+
+    stand_ins = {f"course_modules/{p.name}" for p in sandbox.COURSE_MODULES.glob("*.py")}
+    assert {"course_modules/dice.py", "course_modules/ucb.py"} <= stand_ins
+    assert stand_ins <= set(verdicts.JUDGES)
