@@ -394,7 +394,9 @@ class HogContest(RuleSet):
     def choice(self, value) -> int:
         if self.options["pork_chop"]:
             return check_int_choice(value, PORK_CHOP, MAX_DICE, f"{self.name}: {self.choice_help}")
-        legal = f"{self.name} without Pork Chop takes 0 to 10 dice; -1 needs pork_chop=true"
+        legal = (
+            f"{self.name} without Pork Chop takes 0 to 10 dice; -1 needs --option pork_chop=true"
+        )
         return check_int_choice(value, 0, MAX_DICE, legal)
 
     def describe_choice(self, choice: int) -> str:

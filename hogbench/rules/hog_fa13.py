@@ -150,7 +150,7 @@ class HogFa13Contest(HogFa13):
         "ham_hijinks": (False, "the contest's Ham Hijinks: -1 scores 1 and exchanges the dice"),
     }
     hidden_state = "whether the dice are exchanged (Ham Hijinks, when that option is on)"
-    choice_help = "number of dice 0 to 10 (-1 for Ham Hijinks with ham_hijinks=true)"
+    choice_help = "number of dice 0 to 10 (-1 for Ham Hijinks with --option ham_hijinks=true)"
     rule_lines = (
         *HogFa13.rule_lines,
         ("Ham Hijinks", "contest option: -1 scores 1 and exchanges four- and six-sided dice"),

@@ -168,7 +168,7 @@ class HogFa15(HogContest):
     is_swap = staticmethod(is_swap)
     piggy_back = True
     hidden_state = "nothing beyond the two scores (with Pork Chop on: who has used it)"
-    choice_help = "number of dice 0 to 10 (-1 for Pork Chop with pork_chop=true)"
+    choice_help = "number of dice 0 to 10 (-1 for Pork Chop with --option pork_chop=true)"
     options_help = {
         "pork_chop": (False, "the contest's Pork Chop: -1 swaps the scores, once per player"),
     }

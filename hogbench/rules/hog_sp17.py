@@ -14,7 +14,7 @@ class HogSp17(HogContest):
     name = "hog-sp17"
     title = "Hog, CS 61A Spring 2017 (the contest's Pork Chop an option)"
     hidden_state = "nothing beyond the two scores (with Pork Chop on: who has used it)"
-    choice_help = "number of dice 0 to 10 (-1 for Pork Chop with pork_chop=true)"
+    choice_help = "number of dice 0 to 10 (-1 for Pork Chop with --option pork_chop=true)"
     options_help = {
         "pork_chop": (False, "the contest's Pork Chop: -1 swaps the scores, once per player"),
     }
