@@ -4,8 +4,9 @@ examples, the shared reference recursion (Pork Chop on and off) and a student fi
 from __future__ import annotations
 
 import doctest
+import json
 import random
-from hashlib import md5
+from hashlib import md5, sha256
 from math import sqrt
 from pathlib import Path
 
@@ -45,6 +46,11 @@ def test_the_course_play_tests(monkeypatch):
 def _hash(value) -> int:
     """The course's turn hash: md5 of the value's text, its low 32 bits."""
     return int(md5(str(value).encode()).hexdigest(), base=16) & 0xFFFFFFFF
+
+
+def _digest(turns: list[int]) -> str:
+    """A game's hash list as ``play.sol`` writes it (JSON), its sha256's first 12 hex digits."""
+    return sha256(json.dumps(turns).encode()).hexdigest()[:12]
 
 
 def seeded_game(monkeypatch) -> list[int]:
@@ -87,15 +93,22 @@ def seeded_game(monkeypatch) -> list[int]:
 
 
 def test_the_course_seeded_games(monkeypatch):
-    """The course's 1000 seeded games: every stored game's hashed turns are the course's (the
-    first 20 and 9 later ones, the last included). Piggy Back before Swine Swap reproduces
-    them; the other order does not (it already differs in the second game)."""
-    expected = load("hog-fa15")["play_sol"]["games"]
-    random.seed(1337)
-    games = [seeded_game(monkeypatch) for _ in range(1 + max(map(int, expected)))]
-    for index, turns in expected.items():
+    """The course's 1000 seeded games, every one compared: each game's hashed turns, written as
+    ``play.sol`` writes them, have the course's digest (and the 29 games stored in full match
+    turn for turn). Piggy Back before Swine Swap reproduces all of them; the other order does not
+    (it already differs in the second game)."""
+    data = load("hog-fa15")["play_sol"]
+    random.seed(data["seed"])
+    games = [seeded_game(monkeypatch) for _ in range(len(data["digests"]))]
+    for index, turns in data["games"].items():
         assert games[int(index)] == turns, f"game {index}"
-    assert len(expected) == 29 and sum(map(len, games)) > 16_000  # about 17 turns a game
+    differ = [
+        i
+        for i, (turns, digest) in enumerate(zip(games, data["digests"], strict=True))
+        if _digest(turns) != digest
+    ]
+    assert not differ, f"{len(differ)} of the course's games differ, the first {differ[:10]}"
+    assert len(games) == 1000 and sum(map(len, games)) == data["turns"] == 16_753
 
 
 def test_the_rule_text_examples(monkeypatch):
