@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import doctest
 import random
-from hashlib import md5
 from math import sqrt
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_fa15 as course
 from tests.course.course_cases import check_calls, load
+from tests.course.play_sol import differing, seeded_games, with_module_dice
 from tests.course.turns import reference_turn
 from tests.reference import win_chance
 
@@ -42,60 +42,18 @@ def test_the_course_play_tests(monkeypatch):
         assert list(eval(call, namespace)) == expected, call
 
 
-def _hash(value) -> int:
-    """The course's turn hash: md5 of the value's text, its low 32 bits."""
-    return int(md5(str(value).encode()).hexdigest(), base=16) & 0xFFFFFFFF
-
-
-def seeded_game(monkeypatch) -> list[int]:
-    """The hashed turns of one of the course's seeded games (``tests/play_utils.py``): a seed per
-    player drawn from Python's random, whose strategy answers randrange(11) from random reseeded
-    by the hash of (score, opponent, seed), the generator's state kept for the dice, which are
-    fair dice on the shared generator. A turn is (score0, score1, the scores after it, who,
-    dice, sides of the dice rolled, 6 for none)."""
-    turns = []
-
-    def player(who):
-        seed = random.randrange(0, 2**31)
-
-        def strategy(score, opponent_score):
-            state = random.getstate()
-            random.seed(_hash((score, opponent_score, seed)))
-            num_rolls = random.randrange(0, 11)
-            random.setstate(state)
-            scores = (score, opponent_score) if who == 0 else (opponent_score, score)
-            turns.append([*scores, who, num_rolls, 6])
-            return num_rolls
-
-        return strategy
-
-    def dice(sides):
-        def roll():
-            turns[-1][-1] = sides
-            return random.randint(1, sides)
-
-        return roll
-
-    monkeypatch.setattr(course, "four_sided", dice(4))
-    monkeypatch.setattr(course, "six_sided", dice(6))
-    final = course.play(player(0), player(1))
-    ends = [t[:2] for t in turns[1:]] + [list(final)]  # each turn ends where the next starts
-    return [
-        _hash((s0, s1, *end, who, n, sides))
-        for (s0, s1, who, n, sides), end in zip(turns, ends, strict=True)
-    ]
-
-
-def test_the_course_seeded_games(monkeypatch):
-    """The course's 1000 seeded games: every stored game's hashed turns are the course's (the
-    first 20 and 9 later ones, the last included). Piggy Back before Swine Swap reproduces
-    them; the other order does not (it already differs in the second game)."""
-    expected = load("hog-fa15")["play_sol"]["games"]
-    random.seed(1337)
-    games = [seeded_game(monkeypatch) for _ in range(1 + max(map(int, expected)))]
-    for index, turns in expected.items():
+def test_the_course_seeded_games():
+    """The course's 1000 seeded games, every one compared: each game's hashed turns, written as
+    ``play.sol`` writes them, have the course's digest (and the 29 games stored in full match
+    turn for turn). Piggy Back before Swine Swap reproduces all of them; the other order does not
+    (it already differs in the second game)."""
+    data = load("hog-fa15")["play_sol"]
+    games = seeded_games(with_module_dice(course))
+    for index, turns in data["games"].items():
         assert games[int(index)] == turns, f"game {index}"
-    assert len(expected) == 29 and sum(map(len, games)) > 16_000  # about 17 turns a game
+    differ = differing(games, data["digests"])
+    assert not differ, f"{len(differ)} of the course's games differ, the first {differ[:10]}"
+    assert len(games) == 1000 and sum(map(len, games)) == data["turns"] == 16_753
 
 
 def test_the_rule_text_examples(monkeypatch):

@@ -1,4 +1,5 @@
-"""hog-fa19 against the staff contest engine's figures, the course's rules and its play."""
+"""hog-fa19 against the staff contest engine's figures, the course's seeded games
+(``tests/play.sol``), the course's rules and its play."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_fa19 as course
 from tests.course.course_cases import load
+from tests.course.play_sol import differing, seeded_games
 from tests.course.turns import reference_turn
 from tests.reference import win_chance
 
@@ -28,6 +30,21 @@ def test_the_staff_engine_figures():
     assert values.first == pytest.approx(staff["first_seat"], abs=1e-9)
     assert values.second == pytest.approx(staff["second_seat"], abs=1e-9)
     assert values.average == pytest.approx(staff["averaged"], abs=1e-9)
+
+
+def test_the_course_seeded_games():
+    """The course's 1000 seeded games, every one compared by digest. The course's ``play`` rolls
+    its own six-sided dice (``dice=six_sided``, bound when it was defined), so the tracer sees no
+    roll. The games confirm Feral Hogs as read here (without it 999 games differ; not counting a
+    0-dice turn as a number of dice, 978) and the swap after a turn that reaches the goal
+    (without it 30 games differ)."""
+    data = load("hog-fa19")["play_sol"]
+    games = seeded_games(
+        lambda strategy0, strategy1, *tracer_dice: course.play(strategy0, strategy1)
+    )
+    differ = differing(games, data["digests"])
+    assert not differ, f"{len(differ)} of the course's games differ, the first {differ[:10]}"
+    assert sum(map(len, games)) == data["turns"] == 21_790
 
 
 def test_the_course_functions():

@@ -37,8 +37,9 @@ the course's 1000 seeded games (``play.sol``) are reproduced with this order and
 other. Hog Wild picks the dice from the scores before the turn; Piggy Back counts the dice
 whatever their sides. Scores are compared on their last two digits, a one-digit score read with a
 leading 0 (``is_swap(2, 20)``, ``is_swap(114, 41)``, ``is_swap(55, 55)`` in the ok tests), at the
-goal too. A Pork Chop is the turn's only event (no Piggy Back: no dice are rolled); a later -1 is
-a turn of 10 dice, Hog Wild, Piggy Back and Swine Swap included.
+goal too (five of the seeded games need the swap at the goal). A Pork Chop is the turn's only
+event (no Piggy Back: no dice are rolled); a later -1 is a turn of 10 dice, Hog Wild, Piggy Back
+and Swine Swap included.
 
 The model is hog-contest's (``HogContest``) with these course functions and Piggy Back.
 """

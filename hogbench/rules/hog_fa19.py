@@ -19,8 +19,12 @@ wins 0.4610395535 moving first and 0.4313770522 moving second (0.4462083029 aver
 this rule set reproduces to 1e-12; without a swap at the goal it would be 0.4577/0.4258, and with
 the tens digit as the "first digit" of 100..109 0.4612/0.4310. The Feral Hogs readings (0 before
 a player's first turn; a 0-dice turn counts as 0 dice) follow the course's ``play``, which
-records the number of dice of every turn; rolling 4 or 6 never tests them. Feral Hogs is switched
-off with the option ``feral_hogs`` (the course's ``play(..., feral_hogs=False)``).
+records the number of dice of every turn; rolling 4 or 6 never tests them. The course's 1000
+seeded games (``tests/play.sol``, found in Tangjacson/cs61a ``proj/hog``) test them: all replay
+with these functions (tests/test_term_hog_fa19.py), while 978 differ if a 0-dice turn does not
+count as 0 dice for Feral Hogs, 999 without Feral Hogs and 30 without the swap at the goal.
+Feral Hogs is switched off with the option ``feral_hogs`` (the course's
+``play(..., feral_hogs=False)``).
 
 Hidden state: each player's previous number of dice, 0..10 (11 values each). No smaller state
 is exact: a previous p triggers the bonus for the choices p - 2 and p + 2, a different pair for

@@ -21,6 +21,11 @@ Readings: the term is inferred from the rules (the repository is named for Sprin
 rules differ; one results page disagrees). Perfect Piggy looks at the turn score after Hogtimus
 Prime, as the skeleton's ``play`` does (a boosted score is prime, so never a square or cube).
 The dice in play are shared by both players and hidden from strategies, which see the scores.
+
+The course's 1000 seeded games for these rules (``tests/play.sol`` in chengcyber/SICPinPython
+``hog/``, whose skeleton ``hog.py`` is this term's) are reproduced turn for turn with these
+readings: without the swap at the goal 10 of them differ, and Perfect Piggy on a turn score of 1
+changes every one.
 """
 
 from __future__ import annotations

@@ -3,6 +3,13 @@ Swine Swap; the term's contest added Pork Chop.
 
 These are hog-contest's rules (its module quotes them) with Pork Chop off by default: the
 project's game. ``--option pork_chop=true`` gives the Spring 2017 contest, as ``hog-contest``.
+
+The course's 1000 seeded games for the project's rules (``tests/play.sol`` in
+cloverjiyoon/Structure-and-Interpretation-of-Computer-Programs-Python ``projects/hog``, whose
+``hog.py`` is this term's) are reproduced turn for turn with Pork Chop off and hog-contest's
+readings: Pig Out as the number of 1s, Hogtimus Prime on Free Bacon turns too (without it 999
+games differ), Hog Wild (without it all 1000) and the swap after a turn that reaches the goal
+(without it 8).
 """
 
 from __future__ import annotations

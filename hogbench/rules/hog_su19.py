@@ -1,12 +1,15 @@
 """Hog, CS 61A Summer 2019: Pig Out, Free Bacon, Swine Swap.
 
-No course text or tests of this term were found in the public sources searched; the rules follow
-the rule-sources table (semesters.md): Free Bacon = 10 - min(tens, ones) of the opponent's score;
-the scores are swapped when the current player's leading digit equals the opponent's ones digit.
+The course's 1000 seeded games (``tests/play.sol`` with ``tests/play_utils.py``, found in a
+student's repository with the term's skeleton, exuanbo/cs61a-su19 ``projects/hog``) are all
+replayed with these functions and match (tests/test_term_hog_su19.py). The rules are those of the
+rule-sources table (semesters.md): Free Bacon = 10 - min(tens, ones) of the opponent's score; the
+scores are swapped when the current player's leading digit equals the opponent's ones digit.
 
-Readings (stated, unconfirmed by course tests): the swap is checked after every turn as in the
-terms around it (Spring and Fall 2019), so also when the mover has reached the goal; a score's
-leading digit is its first digit (0 for a score of 0); tens = (score // 10) % 10.
+Readings, confirmed by the seeded games: the swap is checked after every turn as in the terms
+around it (Spring and Fall 2019), so also when the mover has reached the goal (83 of the games
+differ without it); a score's leading digit is its first digit (0 for a score of 0);
+tens = (score // 10) % 10.
 
 The engines' model is the swap kit's, built from these functions.
 """
@@ -64,7 +67,7 @@ swap_strategy = make_swap_strategy(free_bacon, is_swap)
 
 class HogSu19(SwapTerm):
     name = "hog-su19"
-    title = "Hog, CS 61A Summer 2019 (rules from the summary; no course source found)"
+    title = "Hog, CS 61A Summer 2019"
     free_bacon = staticmethod(free_bacon)
     is_swap = staticmethod(is_swap)
     bacon_strategy = staticmethod(bacon_strategy)
