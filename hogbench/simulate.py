@@ -20,8 +20,10 @@ processes by default, or any joblib backend (Dask) the caller has set up.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -143,9 +145,29 @@ def _alias_rows(rules: RuleSet, table: np.ndarray) -> Rows:
     return Rows(m.start, ptr, keep_of[value], codes)
 
 
+#: Rows this process has read or built, by cache entry: a duel until decided plays block after
+#: block of the same pair, and a worker many pairs of one entrant; reading an entry again costs
+#: a tenth of what the games of a block do (it is compressed).
+_KEPT_ROWS: OrderedDict[Path, Rows] = OrderedDict()
+KEPT_ROWS = 8
+
+
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
     """The rows of one strategy table, from the disk cache or built; None for models too large."""
     path = table_entry("rows", rules, table, made_by=(__name__,))
+    rows = _KEPT_ROWS.get(path)
+    if rows is None:
+        rows = _read_or_build_rows(rules, table, path)
+        if rows is None:
+            return None
+    _KEPT_ROWS[path] = rows
+    _KEPT_ROWS.move_to_end(path)
+    if len(_KEPT_ROWS) > KEPT_ROWS:
+        _KEPT_ROWS.popitem(last=False)
+    return rows
+
+
+def _read_or_build_rows(rules: RuleSet, table: np.ndarray, path: Path) -> Rows | None:
     try:
         saved = load_arrays(path)
         return Rows(int(saved["start"]), saved["ptr"], saved["keep"], saved["codes"])
