@@ -144,7 +144,7 @@ def test_an_exact_duel_is_kept_and_read_back_the_next_time(root):
 
 
 def test_an_entry_is_keyed_on_every_module_of_the_rule_sets_class(root, monkeypatch):
-    """hog-su20's turn lives in the Feral Hogs kit and hog-sp19's swap term: a change there must
+    """hog-su20's turn lives in the Feral Hogs kit, built on the swap kit: a change there must
     not read entries made before it."""
     from hogbench.rules import get_rules
 
@@ -155,6 +155,6 @@ def test_an_entry_is_keyed_on_every_module_of_the_rule_sets_class(root, monkeypa
     assert {
         "hogbench.rules.hog_su20",
         "hogbench.rules._feral_term",
-        "hogbench.rules.hog_sp19",
+        "hogbench.rules._swap_term",
     } <= set(hashed)
     assert {"hogbench.rules.base", "hogbench.simulate"} <= set(hashed)
