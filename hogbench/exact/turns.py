@@ -74,12 +74,10 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
     n_states = len(position)
     n_turns = len(turn_starts)
-    width = widest_roll(dist_ptr)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     local = np.full(n_states, -1, dtype=np.int32)
     found = np.empty(1024, dtype=np.int64)  # the current turn's states, in the order found
     mass = np.zeros(len(found))  # chance of reaching each of them
-    kinds = np.empty(len(found), dtype=np.int64)  # their roll kinds
-    codes = np.empty(len(found) * width, dtype=np.int64)  # and outcomes, resolved once
     handed = np.zeros(n_turns)  # chance of handing the turn on to each turn start
     ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
     const = np.zeros(n_turns)
@@ -96,14 +94,13 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
         j = 0
         while j < n_found:
             x = found[j]
-            c = table[index[x]]
-            k = kinds[j] = roll_kind(params, x, c)
-            lo, hi = dist_ptr[k], dist_ptr[k + 1]
-            out = codes[j * width : (j + 1) * width]
-            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, out)
             j += 1
+            c = table[index[x]]
+            k = roll_kind(params, x, c)
+            lo, hi = dist_ptr[k], dist_ptr[k + 1]
+            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             for d in range(hi - lo):
-                code = out[d]
+                code = codes[d]
                 if code & 7 == SAME:
                     y = code >> 3
                     if position[y] >= position[x] or start_index[y] >= 0:
@@ -112,8 +109,6 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                     if local[y] < 0:
                         if n_found == len(found):
                             found = np.concatenate((found, np.empty(n_found, dtype=np.int64)))
-                            kinds = np.concatenate((kinds, np.empty(n_found, dtype=np.int64)))
-                            codes = np.concatenate((codes, np.empty(n_found * width, np.int64)))
                             mass = np.zeros(len(found))
                         local[y] = n_found
                         found[n_found] = y
@@ -124,13 +119,16 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
         win = 0.0
         n_ended = 0
         for r in range(n_found):
-            at = order_found[r]
-            here = mass[at]
+            x = found[order_found[r]]
+            here = mass[local[x]]
             if here == 0.0:
                 continue
-            lo, hi = dist_ptr[kinds[at]], dist_ptr[kinds[at] + 1]
+            c = table[index[x]]
+            k = roll_kind(params, x, c)
+            lo, hi = dist_ptr[k], dist_ptr[k + 1]
+            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             for d in range(lo, hi):
-                code = codes[at * width + d - lo]
+                code = codes[d - lo]
                 kind = code & 7
                 q = here * dist_prob[d]
                 if kind == SAME:
@@ -138,7 +136,7 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                 elif kind == OTHER:
                     t = start_index[code >> 3]
                     if t < 0:
-                        stop[0] = found[at]
+                        stop[0] = x
                         return const, ptr, to, p
                     if handed[t] == 0.0:
                         ended[n_ended] = t
