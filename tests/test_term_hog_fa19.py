@@ -1,4 +1,4 @@
-"""hog-fa19 against the staff contest engine's figures, the course's seeded games
+"""hog-fa19 against the staff contest engine's figures, the course's ok tests and seeded games
 (``tests/play.sol``), the course's rules and its play."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_fa19 as course
-from tests.course.course_cases import load
+from tests.course.course_cases import check_calls, load
 from tests.course.play_sol import differing, seeded_games
 from tests.course.turns import reference_turn
 from tests.reference import win_chance
@@ -30,6 +30,12 @@ def test_the_staff_engine_figures():
     assert values.first == pytest.approx(staff["first_seat"], abs=1e-9)
     assert values.second == pytest.approx(staff["second_seat"], abs=1e-9)
     assert values.average == pytest.approx(staff["averaged"], abs=1e-9)
+
+
+def test_the_course_ok_tests():
+    """Questions 4, 5a, 5b and 11 of the course's ok tests: Swine Swap, play with and without
+    Feral Hogs, swap_strategy."""
+    assert check_calls("hog-fa19", course) == 36
 
 
 def test_the_course_seeded_games():

@@ -1,10 +1,16 @@
-"""hog-sp17 against the course's seeded games (``tests/play.sol``)."""
+"""hog-sp17 against the course's ok tests and its seeded games (``tests/play.sol``)."""
 
 from __future__ import annotations
 
 from hogbench.rules import hog_contest as course
-from tests.course.course_cases import load
+from tests.course.course_cases import check_calls, load
 from tests.course.play_sol import differing, seeded_games
+
+
+def test_the_course_ok_tests():
+    """Questions 1 to 5 of the course's ok tests, with hog-contest's functions (hog-sp17's, Pork
+    Chop never chosen): Pig Out's cap, Hogtimus Prime, Hog Wild's dice, Swine Swap, play."""
+    assert check_calls("hog-sp17", course) == 54
 
 
 def test_the_course_seeded_games():

@@ -1,5 +1,5 @@
-"""hog-su19 against the course's seeded games (``tests/play.sol``) and a plain recursion of its
-rules."""
+"""hog-su19 against the course's ok tests, its seeded games (``tests/play.sol``) and a plain
+recursion of its rules."""
 
 from __future__ import annotations
 
@@ -12,10 +12,14 @@ from hogbench import exact
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
 from hogbench.rules import hog_su19 as course
-from tests.course.course_cases import load
+from tests.course.course_cases import check_calls, load
 from tests.course.play_sol import differing, seeded_games
 from tests.course.turns import reference_turn
 from tests.reference import win_chance
+
+
+def test_the_course_ok_tests():
+    assert check_calls("hog-su19", course) == 65
 
 
 def test_the_summarised_rules():
