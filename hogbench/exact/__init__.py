@@ -28,6 +28,11 @@ The engine is generic over rule sets. What makes it fast:
 * Reachable states only. A model too large for rows (hog-su20 with its Feral Hogs state) is
   evaluated by a depth-first search from the start that visits only the states the two
   strategies can reach, as a memoised recursion would, without recursion or Python.
+* Memory rows. Where the hidden state is each player's memory of their own last turn, read
+  only through a class (Feral Hogs fires or not: a model's ``memories``), a pair of decision
+  tables is evaluated over observations, classes and the opponent's memory instead of states,
+  on rows resolved once per model (``memory``): hog-fa19's always_roll(4) against
+  always_roll(6) in about a millisecond for both seatings.
 * Shared choice values. A model may declare ``q_keys``, a key for each (state, choice): states
   and choices with equal keys have the same outcomes, so the value of a choice is computed once
   per key (in hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
@@ -43,7 +48,7 @@ kernels take both as ``table[index[x]]``: the index is the model's observation m
 identity.
 
 The kernel families live apart: ``rows`` (resolving a model into rows; the engine),
-``evaluation`` (two fixed strategies), ``solving`` (optimal play) and ``analysis`` (how often
+``evaluation`` (two fixed strategies; ``memory`` for models with memories), ``solving`` (optimal play) and ``analysis`` (how often
 states occur, the value of each choice); ``core`` holds what they share.
 """
 

@@ -25,6 +25,7 @@ from hogbench.exact.core import (
     resolved_value,
     row_sum,
 )
+from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, fast_divide, widest_roll
@@ -413,6 +414,11 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
     e = engine(m)
+    tables = a.period == b.period == e.observation_period != 0
+    if m.memories and tables and not values and e.on_memory_rows():
+        with e.lock:
+            first, second = evaluate_tables(m, e.memory_rows, a.table, b.table, e.memory_values)
+        return SeatValues(first=float(first), second=float(second), v_a=None, v_b=None)
     if m.turn_starts is not None and not values:
         from hogbench.exact.turns import evaluate_turns
 

@@ -206,6 +206,9 @@ class FeralTerm(SwapTerm):
             resolve_row=_resolve_row,
             independent_levels=True,
             n_keys=memory * (goal + 3) * goal * (MAX_DICE + 1) if feral else 0,
+            memories=memory if feral else 0,
+            memory_class=np.array(feral_table).reshape(len(choices), memory) > 0 if feral else None,
+            memory_is_choice=by_dice,
         )
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:

@@ -153,6 +153,15 @@ class GameModel:
     #: starts its cyclic levels from 1/2, so a closed loop keeps that value and every other
     #: value converges as it would from 0 (see ``hogbench.exact``).
     may_never_end: bool = False
+    #: Optional: the hidden state is each player's memory of their own previous turn, MEMORIES
+    #: values each: state = (mover's memory * memories + opponent's memory) * P + observation,
+    #: P observations, whose levels do not depend on the memories. The turn reads the mover's
+    #: memory only through memory_class[choice - choices[0], memory] (0 or 1), keeps the
+    #: opponent's and gives the mover a new one (``exact.memory`` evaluates tables by that).
+    memories: int = 0
+    memory_class: np.ndarray | None = None
+    #: With memories: a player's new memory is the choice it made.
+    memory_is_choice: bool = False
 
     def __post_init__(self) -> None:
         # The engines take numba dispatchers; a rule module names them before numba is loaded.

@@ -1,0 +1,291 @@
+"""Two decision tables in a game whose hidden state is each player's memory of their own last
+turn (a model's ``memories``): the values over observations, the mover's memory class and the
+opponent's memory, from memory rows.
+
+A state is (mover's memory, opponent's memory, observation). The turn reads the mover's memory
+only through its class for the choice (0 or 1: say, whether Feral Hogs' bonus fires), keeps the
+opponent's memory and gives the mover a new one. With decision tables, A's value at a state is
+then W_A(observation, class, opponent's memory), and one outcome contributes
+
+    1 - W_B(x', class of B's memory for B's choice t at x', m')
+
+for every memory B may hold. Since B's memory enters only through its class for t, that is
+``1 - W_B(x', 0, m')`` for all of them, less ``W_B(x', 1, m') - W_B(x', 0, m')`` for the few in
+class 1 for t (the values of class 1 are kept as that difference). Each (observation, class) is one pass over its outcomes and then one value per
+opponent's memory: about twenty times less work than the states (121 memory pairs per
+observation in hog-fa19), and no rule function is called per pair of tables, since the outcomes
+are resolved once per model into memory rows: row ``(ci * P + i) * 2 + class``, for the i-th
+observation in the order of evaluation (a pass then reads rows front to back), holds the chance
+of winning at once, and each continuing outcome as ``m' * X + x'`` (the place of B's value at
+x' for class 0 and m'; class 1 is M * X further) and its chance. X is the number of
+observations rounded up to a power of two, so that x' is a mask away (a division by a number
+known only at run time costs tens of cycles). The observation is innermost: the outcomes of one
+roll lead to neighbouring observations, and their values then share cache lines.
+
+A class-1 value is needed only where the mover can hold a memory of that class: where the new
+memory is the choice made (``memory_is_choice``, hog-fa19's dice), a table that always rolls 4
+never holds 2 or 6, and those values are skipped, as are the corrections that would read them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+
+from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions
+from hogbench.jit import kernel
+from hogbench.rules.base import LOSE, OTHER, TIE, WIN, GameModel, widest_roll
+
+
+class MemoryRows(NamedTuple):
+    """A model with memories, resolved once per (observation, choice, class) (see above)."""
+
+    order: np.ndarray  # observations, each one's successors before it
+    classes: np.ndarray  # classes[ci * M + memory]: the class of a memory for choices[ci]
+    near_ptr: np.ndarray  # near_mem[near_ptr[ci]:near_ptr[ci + 1]]: the class-1 memories of ci
+    near_mem: np.ndarray
+    row_ptr: np.ndarray
+    row_const: np.ndarray
+    row_to: np.ndarray  # int32: m' * X + x'
+    row_p: np.ndarray
+
+
+MEMORY_ROWS = types.Tuple((I8, I8, I8, I8, I8, F8, I4, F8))
+
+
+@kernel(types.Tuple((I4, F8, types.int64))(RULES, I8, I8, types.int64, I8, F8))
+def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
+    """Fill the rows; REP[ci * 2 + class] is a memory of that class for choices[ci] (-1: none).
+    Returns row_to, row_p and -1, or a state y if an outcome lets the mover move again there."""
+    roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, choices = (
+        rules
+    )
+    area = len(order)
+    shift = _bits(area)
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    bound = 0  # every outcome of every row: the continuing ones are fewer
+    for ci in range(len(choices)):
+        for x in range(area):
+            for cls in range(2):
+                own = rep[ci * 2 + cls]
+                if own >= 0:
+                    k = roll_kind(params, own * memories * area + x, choices[ci])
+                    bound += dist_ptr[k + 1] - dist_ptr[k]
+    row_to = np.empty(bound, dtype=np.int32)
+    row_p = np.empty(bound)
+    m = 0
+    for ci in range(len(choices)):
+        c = choices[ci]
+        for i in range(area):
+            x = order[i]
+            for cls in range(2):
+                r = (ci * area + i) * 2 + cls
+                row_ptr[r] = m
+                row_const[r] = 0.0
+                own = rep[ci * 2 + cls]
+                if own < 0:
+                    continue
+                state = own * memories * area + x  # the opponent's memory 0
+                k = roll_kind(params, state, c)
+                lo, hi = dist_ptr[k], dist_ptr[k + 1]
+                if by_row:
+                    resolve_row(params, state, c, dist_value, lo, hi, codes)
+                else:
+                    for d in range(lo, hi):
+                        codes[d - lo] = resolve(params, state, c, dist_value[d])
+                const = 0.0
+                for d in range(lo, hi):
+                    code, p = codes[d - lo], dist_prob[d]
+                    kind = code & 7
+                    if kind == OTHER:  # 1 - the opponent's value: p here, -p * value there
+                        y = code >> 3
+                        new = y // area  # the mover's new memory: the opponent's is 0
+                        row_to[m] = (new << shift) + y - new * area
+                        row_p[m] = p
+                        m += 1
+                        const += p
+                    elif kind == WIN:
+                        const += p
+                    elif kind == TIE:
+                        const += 0.5 * p
+                    elif kind != LOSE:  # SAME: the mover goes again, which memories exclude
+                        return row_to, row_p, code >> 3
+                row_const[r] = const
+    row_ptr[len(row_ptr) - 1] = m
+    return row_to[:m].copy(), row_p[:m].copy(), -1
+
+
+def build_memory_rows(model: GameModel, rules: RuleFunctions) -> MemoryRows:
+    """Resolve MODEL (which declares memories) into memory rows, once per model."""
+    m, memories = model, model.memories
+    area = m.n_states // memories**2
+    order = m.order[m.order < area]  # the states with memories 0, 0: every observation once
+    classes = np.ascontiguousarray(m.memory_class, dtype=np.int64)
+    n_choices = len(m.choices)
+    assert classes.shape == (n_choices, memories) and set(np.unique(classes)) <= {0, 1}
+    assert len(order) == area and (classes == 0).any(axis=1).all(), "every choice has class 0"
+    rep = np.array(  # the first memory of each class, -1 if it has none
+        [np.append(np.flatnonzero(row == cls), -1)[0] for row in classes for cls in (0, 1)]
+    )
+    near_ptr = np.concatenate([[0], np.cumsum((classes == 1).sum(axis=1))])
+    near_mem = np.flatnonzero(classes.reshape(-1) == 1) % memories
+    row_ptr = np.empty(2 * area * n_choices + 1, dtype=np.int64)
+    row_const = np.empty(2 * area * n_choices)
+    row_to, row_p, again = _build_memory_rows(rules, order, rep, memories, row_ptr, row_const)
+    if again >= 0:
+        raise AssertionError(f"a model with memories lets the mover go again at state {again}")
+    return MemoryRows(
+        order, classes.reshape(-1), near_ptr.astype(np.int64), near_mem.astype(np.int64),
+        row_ptr, row_const, row_to, row_p,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_choice):
+    """For both players (P = 0: A, 1: B): choice[P * area + x], the index of the choice at x;
+    both[P * area + x], whether P at x may hold a class-1 memory (then both classes are
+    needed); and the memories P may hold, held[P * M : P * M + count[P]]. A player holds the
+    start's memories, and then only memories its turns give: with BY_CHOICE, its choices."""
+    n_choices = len(near_ptr) - 1
+    memories = len(classes) // n_choices
+    area = len(tab_a)
+    choice = np.empty(2 * area, dtype=np.int64)
+    choice[:area] = tab_a - c0
+    choice[area:] = tab_b - c0
+    holds = np.zeros(2 * memories, dtype=np.bool_)
+    for player in range(2):
+        for q in start_memories:
+            holds[player * memories + q] = True
+        if by_choice:
+            for x in range(area):
+                holds[player * memories + choice[player * area + x]] = True
+        else:
+            holds[player * memories : (player + 1) * memories] = True
+    both = np.zeros(2 * area, dtype=np.bool_)
+    held = np.empty(2 * memories, dtype=np.int64)
+    count = np.zeros(2, dtype=np.int64)
+    for player in range(2):
+        may = np.zeros(n_choices, dtype=np.bool_)
+        for ci in range(n_choices):
+            for k in range(near_ptr[ci], near_ptr[ci + 1]):
+                may[ci] |= holds[player * memories + near_mem[k]]
+        for x in range(area):
+            both[player * area + x] = may[choice[player * area + x]]
+        for q in range(memories):
+            if holds[player * memories + q]:
+                held[player * memories + count[player]] = q
+                count[player] += 1
+    return choice, both, held, count
+
+
+@kernel(
+    types.UniTuple(types.float64, 2)(
+        MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, F8
+    ),
+    fastmath=_FAST,
+)
+def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, w):
+    """Both seatings' values at START (A first, A second); W is scratch (``scratch_size``):
+    w[(P * 2 * M + q) * X + x] is player P's value at x (0: A) with a class-0 memory, when its
+    opponent remembers q, and M * X further is what a class-1 memory adds to it. Only the
+    memories the opponent may hold are written, and only they are read."""
+    order, classes, near_ptr, near_mem, row_ptr, row_const, row_to, row_p = rows
+    n_choices = len(near_ptr) - 1
+    memories = len(classes) // n_choices
+    area = len(order)
+    shift = _bits(area)
+    mask = (1 << shift) - 1
+    plane = memories << shift  # the values of one player and class
+    start_x = start % area
+    own, other = divmod(start // area, memories)
+    starts = np.array([own, other])
+    choice, both, held, count = _prepare(
+        classes, near_ptr, near_mem, tab_a, tab_b, c0, starts, by_choice
+    )
+    has_both = (both[:area].any(), both[area:].any())
+    corr = np.zeros(memories)
+    by_choice_t = np.zeros(n_choices)  # the differences an outcome's opponent adds, by choice
+    # Indices are unsigned: numba then skips its check for negative ones, which made this loop
+    # 1.7 times slower (measured). (An unsigned and a signed integer add up to a float in
+    # numba, so every index below is unsigned.)
+    u, one, two = np.uint64, np.uint64(1), np.uint64(2)
+    mask, plane_u = u(mask), u(plane)
+    for i in range(area):
+        x = order[i]
+        for player in range(2):
+            opponent = 1 - player
+            at_opponent, opponent_x = u(opponent * 2 * plane), u(opponent * area)
+            ci = choice[player * area + x]
+            at = player * 2 * plane + x
+            held_lo, held_hi = opponent * memories, opponent * memories + count[opponent]
+            for cls in range(2 if both[player * area + x] else 1):
+                r = (ci * area + i) * 2 + cls
+                lo, end = u(row_ptr[r]), u(row_ptr[r + 1])
+                # The row's constant holds the chances of every continuing outcome: each takes
+                # the opponent's value off.
+                s0 = s1 = 0.0
+                j = lo
+                if has_both[opponent]:  # and the difference where the opponent's is class 1
+                    while j < end:
+                        to, p = u(row_to[j]), row_p[j]
+                        s0 += p * w[at_opponent + to]
+                        by_choice_t[choice[opponent_x + (to & mask)]] += (
+                            p * w[at_opponent + plane_u + to]
+                        )
+                        j += one
+                    for t in range(n_choices):
+                        if by_choice_t[t] != 0.0:
+                            for k in range(near_ptr[t], near_ptr[t + 1]):
+                                corr[near_mem[k]] -= by_choice_t[t]
+                            by_choice_t[t] = 0.0
+                else:  # two sums, so the additions do not wait on each other
+                    while j + one < end:
+                        s0 += row_p[j] * w[at_opponent + u(row_to[j])]
+                        s1 += row_p[j + one] * w[at_opponent + u(row_to[j + one])]
+                        j += two
+                    if j < end:
+                        s0 += row_p[j] * w[at_opponent + u(row_to[j])]
+                base = row_const[r] - (s0 + s1)
+                for k in range(held_lo, held_hi):
+                    q = held[k]
+                    if cls == 0:
+                        w[at + (q << shift)] = base + corr[q]
+                    else:  # class 1 as the difference from class 0
+                        w[at + plane + (q << shift)] = base + corr[q] - w[at + (q << shift)]
+                corr[:] = 0.0
+            if has_both[player] and not both[player * area + x]:
+                for k in range(held_lo, held_hi):  # no class 1 here: no difference
+                    w[at + plane + (held[k] << shift)] = 0.0
+    first = w[(other << shift) + start_x]
+    second = 1.0 - w[2 * plane + (other << shift) + start_x]
+    if classes[choice[start_x] * memories + own]:
+        first += w[plane + (other << shift) + start_x]
+    if classes[choice[area + start_x] * memories + own]:
+        second -= w[3 * plane + (other << shift) + start_x]
+    return first, second
+
+
+def evaluate_tables(
+    model: GameModel, rows: MemoryRows, tab_a: np.ndarray, tab_b: np.ndarray, scratch: np.ndarray
+) -> tuple[float, float]:
+    """A's chances against B moving first and second: decision tables TAB_A, TAB_B of MODEL,
+    which declares memories, resolved into ROWS; SCRATCH as ``scratch_size`` says."""
+    return _evaluate_tables(
+        tuple(rows), tab_a, tab_b, model.start, model.choices[0], model.memory_is_choice, scratch
+    )
+
+
+def scratch_size(model: GameModel) -> int:
+    """The values evaluate_tables keeps: two players, two classes, M memories, X places."""
+    return 4 * model.memories << _bits(model.n_states // model.memories**2)
+
+
+@njit(cache=True)
+def _bits(count):
+    """The bits that number COUNT things."""
+    bits = 0
+    while 1 << bits < count:
+        bits += 1
+    return bits
