@@ -81,16 +81,18 @@ def table_entry(kind: str, rules: RuleSet, table: np.ndarray, made_by: tuple[str
     return cache_root() / kind / f"{key}.npz"
 
 
-def save_arrays(path: Path, **arrays: np.ndarray) -> None:
+def save_arrays(path: Path, *, compress: bool = True, **arrays: np.ndarray) -> None:
     """Keep ARRAYS at PATH compactly: integers in the narrowest type that holds them, all of
-    it compressed (a Monte Carlo rows entry went from 69 MB to 2.3 MB, measured), then keep
-    the cache under its cap."""
+    it compressed (a Monte Carlo rows entry went from 69 MB to 2.3 MB, measured) unless
+    COMPRESS is false (an entry read on every run, where unpacking would cost more than the
+    work it saves), then keep the cache under its cap."""
     import numpy as np
 
     dtypes = {name: np.asarray(a).dtype.str for name, a in arrays.items()}
     stored = {name: _narrowest(np.asarray(a)) for name, a in arrays.items()}
     stored["__dtypes__"] = np.array(json.dumps(dtypes))
-    write_entry(path, lambda f: np.savez_compressed(f, **stored))
+    save = np.savez_compressed if compress else np.savez
+    write_entry(path, lambda f: save(f, **stored))
     enforce_cap()
 
 

@@ -127,7 +127,7 @@ ExactValues = tuple[float, float, tuple[float, float] | None]
 EXACT_ENGINE = (
     __name__, "hogbench.exact", "hogbench.exact.core", "hogbench.exact.rows",
     "hogbench.exact.evaluation", "hogbench.exact.turns", "hogbench.exact.analysis",
-    "hogbench.exact_rows",
+    "hogbench.exact.memory", "hogbench.exact_rows",
 )  # fmt: skip
 
 

@@ -233,11 +233,11 @@ def case_id(case):
 
 
 def evaluations(rules, a, b) -> list[tuple[float, float]]:
-    """(A first, A second) from the exact engine, and from the numpy pass over cached rows
-    (twice: as built, and as read back from the cache) where the model allows it."""
+    """(A first, A second) from the exact engine, and from the numpy pass over cached rows or
+    memory rows (twice: as built, and as read back from the cache) where the model allows it."""
     values = exact.evaluate(rules, a, b)
     found = [(values.first, values.second)]
-    if not rules.model.cyclic and exact.engine(rules.model).has_rows:
+    if not rules.model.cyclic and (exact.engine(rules.model).has_rows or rules.model.memories):
         found += [exact_rows.evaluate(rules, a, b) for _ in range(2)]
     else:
         assert exact_rows.evaluate(rules, a, b) is None

@@ -4,10 +4,15 @@ reachable-states search and the staff engine's figures."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
-from hogbench import exact
+from hogbench import exact, exact_rows
 from hogbench.exact.evaluation import Policy, evaluate_policies
 from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.rows import engine
@@ -100,3 +105,55 @@ def test_memory_rows_are_declared_only_with_feral_hogs():
     assert get_rules("hog-fa19").model.memories == 11
     assert get_rules("hog-su20").model.memories == 14
     assert get_rules("hog-fa19", feral_hogs=False).model.memories == 0
+
+
+@pytest.mark.parametrize("name", MEMORY_TERMS)
+def test_the_numpy_pass_over_kept_memory_rows_agrees(name, tmp_path, monkeypatch):
+    """exact_rows evaluates a pair on memory rows kept in the disk cache, in numpy: as built,
+    and read back."""
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path))
+    rules = get_rules(name)
+    for a, b in table_pairs(100, seed=5)[::5]:
+        kernel = on_memory_rows(rules, a, b)
+        for _ in range(2):
+            assert exact_rows.evaluate(rules, a, b) == pytest.approx(kernel, abs=1e-13)
+
+
+def test_unreadable_memory_rows_are_built_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path))
+    rules = get_rules("hog-fa19")
+    path = exact_rows._memory_entry(rules)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not an npz file")
+    a, b = np.full(10_000, 4), np.full(10_000, 6)
+    assert exact_rows.evaluate(rules, a, b) == pytest.approx(on_memory_rows(rules, a, b))
+    assert exact_rows._load_memory_rows(rules) is not None
+
+
+def test_a_later_exact_duel_needs_neither_numba_nor_the_model(tmp_path):
+    """Once a first exact duel kept hog-su20's memory rows, a duel of two other tables loads
+    neither numba nor the model (what makes it take half a second)."""
+    env = {"HOGBENCH_CACHE": str(tmp_path)}
+    command = ["duel", "always_roll:4", "always_roll:6", "--exact", "--rules", "hog-su20"]
+    later = ["duel", "always_roll:3", "always_roll:5", "--exact", "--rules", "hog-su20", "--json"]
+    script = (
+        "import json, sys\n"
+        "from typer.testing import CliRunner\n"
+        "from hogbench.cli import app\n"
+        "result = CliRunner().invoke(app, sys.argv[1:])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print(json.dumps({'numba': 'numba' in sys.modules, 'output': result.output}))\n"
+    )
+    runs = []
+    for args in (command, later):
+        done = subprocess.run(
+            [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300,
+            env={**os.environ, **env},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs.append(json.loads(done.stdout.splitlines()[-1]))
+    assert runs[0]["numba"] and not runs[1]["numba"]
+    rules = get_rules("hog-su20")
+    expected = exact.evaluate(rules, np.full(10_000, 3), np.full(10_000, 5))
+    win_rate = json.loads(runs[1]["output"])["win_rate"]
+    assert win_rate == pytest.approx(expected.average, abs=1e-12)
