@@ -45,6 +45,7 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
+from hogbench.rules.hog_su21 import next_player  # noqa: F401  (the same course function)
 from hogbench.rules.hog_su22 import silence  # noqa: F401  (this term's commentary shape too)
 
 GOAL_SCORE = 100
@@ -106,11 +107,6 @@ def hog_pile(player_score, opponent_score):
     """
     ones = player_score % 10
     return ones if ones == opponent_score % 10 else 0
-
-
-def next_player(who):
-    """Return the other player, for a player WHO numbered 0 or 1."""
-    return 1 - who
 
 
 def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
