@@ -42,7 +42,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
 from hogbench.rules.hog_su21 import next_player  # noqa: F401  (the same course function)
@@ -160,6 +159,11 @@ class HogSp22(UpdateTerm):
     zero_rule, after_rule = "Hefty Hogs", "Hog Pile"
     zero_points = staticmethod(hefty_hogs)
     may_never_end = True
+    zero_rule_strategy = staticmethod(hefty_hogs_strategy)
+    after_rule_strategy = staticmethod(hog_pile_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when Hog Pile would add points or Hefty Hogs >= threshold, else num_rolls"
+    )
 
     @staticmethod
     def after_turn(score, opponent_score):
@@ -167,18 +171,6 @@ class HogSp22(UpdateTerm):
 
     def turn_cap(self):
         return 4 * self.goal
-
-    def builtins(self):
-        return super().builtins() | {
-            "hefty_hogs_strategy": threshold_builtin(hefty_hogs_strategy, 8, 6, "Hefty Hogs"),
-            "hog_pile_strategy": threshold_builtin(
-                hog_pile_strategy,
-                8,
-                6,
-                "",
-                "0 dice when Hog Pile would add points or Hefty Hogs >= threshold, else num_rolls",
-            ),
-        }
 
 
 RULES = HogSp22
