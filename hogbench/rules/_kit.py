@@ -1,9 +1,9 @@
 """The Hog kit: what the terms share and write the same way (not a rule set: the registry skips
 modules whose names start with ``_``).
 
-The course's ``always_roll`` and its threshold strategies as built-ins (``bacon_strategy``,
-``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a number of dice), and
-how a narrated turn says its points.
+The course's ``always_roll``, its strategies as built-ins (the threshold strategies
+``bacon_strategy``, ``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a
+number of dice; others of their parameters), and how a narrated turn says its points.
 """
 
 from __future__ import annotations
@@ -27,6 +27,31 @@ def always_roll(n):
 ALWAYS_ROLL = Builtin(always_roll, "always roll N dice: always_roll:6")
 
 
+def course_builtin(strategy: Callable, summary: str, **defaults: object) -> Builtin:
+    """A course strategy as a built-in of SUMMARY: the parameters it takes after the two scores
+    are DEFAULTS' names, given in order or by name (bacon_strategy:9,5), each DEFAULTS' value
+    when not given."""
+
+    def make(*args, **params):
+        given = make.__signature__.bind(*args, **params).arguments  # a TypeError if unknown
+        values = {**defaults, **given}
+
+        def bound(score, opponent_score):
+            return strategy(score, opponent_score, *values.values())
+
+        bound.__name__ = f"{strategy.__name__}({', '.join(f'{k}={v}' for k, v in values.items())})"
+        return bound
+
+    # The parameters a built-in takes are read from its signature (and named in errors).
+    make.__signature__ = inspect.Signature(
+        [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
+            for name, default in defaults.items()
+        ]
+    )
+    return Builtin(make, summary)
+
+
 def threshold_builtin(
     strategy: Callable,
     threshold: int,
@@ -37,28 +62,8 @@ def threshold_builtin(
 ) -> Builtin:
     """A course strategy with a THRESHOLD (called NAME in its term) and NUM_ROLLS as a built-in;
     its summary is "0 dice when WHAT >= NAME, else num_rolls" unless SUMMARY is given."""
-
-    def make(*args, **params):
-        given = make.__signature__.bind(*args, **params).arguments  # a TypeError if unknown
-        limit, rolls = given.get(name, threshold), given.get("num_rolls", num_rolls)
-
-        def bound(score, opponent_score):
-            return strategy(score, opponent_score, limit, rolls)
-
-        bound.__name__ = f"{strategy.__name__}({name}={limit}, num_rolls={rolls})"
-        return bound
-
-    # The parameters a built-in takes are read from its signature (and named in errors); they
-    # may be given in order too (bacon_strategy:9,5).
-    make.__signature__ = inspect.Signature(
-        [
-            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=threshold),
-            inspect.Parameter(
-                "num_rolls", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=num_rolls
-            ),
-        ]
-    )
-    return Builtin(make, summary or f"0 dice when {what} >= {name}, else num_rolls")
+    summary = summary or f"0 dice when {what} >= {name}, else num_rolls"
+    return course_builtin(strategy, summary, **{name: threshold, "num_rolls": num_rolls})
 
 
 def points_event(dice: tuple[int, ...], points: int, zero_rule: str, ones_rule: str) -> str:

@@ -15,8 +15,9 @@ game may never end (see ``RuleSet.turn_cap``).
 The turn is written once (``_turn``): the engines compile it, and the narration of ``watch`` and
 ``play`` runs the same function as Python on the dice it rolls and says what it did. A term
 module gives its course functions and a subclass of ``UpdateTerm`` naming them: ``zero_points``,
-``after_turn``, ``extra_turn`` and the names the narration uses. Not a rule set itself (the
-registry skips modules whose names start with ``_``).
+``after_turn``, ``extra_turn``, the names the narration uses and the course's two threshold
+strategies, which the kit makes built-ins. Not a rule set itself (the registry skips modules
+whose names start with ``_``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from hogbench.jit import jit
-from hogbench.rules._kit import (  # noqa: F401  (always_roll, threshold_builtin re-exported)
+from hogbench.rules._kit import (  # noqa: F401  (always_roll re-exported)
     ALWAYS_ROLL,
     always_roll,
     points_event,
@@ -109,6 +110,14 @@ class UpdateTerm(RuleSet):
     ones_rule: ClassVar[str] = "Sow Sad"
     after_rule: ClassVar[str] = ""
     extra_rule: ClassVar[str] = ""
+    #: The course's two strategies, which roll 0 dice when that gives at least a threshold, else
+    #: 6 dice: by the zero-dice rule's points, and by the rule after them (the update or the
+    #: extra turn) as its summary says. Their built-ins take the threshold, named and with the
+    #: default of STRATEGY_THRESHOLD, and num_rolls.
+    zero_rule_strategy: ClassVar[Callable | None] = None
+    after_rule_strategy: ClassVar[Callable | None] = None
+    after_rule_strategy_summary: ClassVar[str] = ""
+    strategy_threshold: ClassVar[tuple[str, int]] = ("threshold", 8)
 
     def build_model(self) -> GameModel:
         goal = self.goal
@@ -147,4 +156,14 @@ class UpdateTerm(RuleSet):
         return self.extra_rule
 
     def builtins(self) -> dict[str, Builtin]:
-        return {"always_roll": ALWAYS_ROLL}
+        found = {"always_roll": ALWAYS_ROLL}
+        name, threshold = self.strategy_threshold
+        for strategy, what, summary in (
+            (self.zero_rule_strategy, self.zero_rule, ""),
+            (self.after_rule_strategy, "", self.after_rule_strategy_summary),
+        ):
+            if strategy:  # a built-in by the course's name for it
+                found[strategy.__name__] = threshold_builtin(
+                    strategy, threshold, 6, what, summary, name=name
+                )
+        return found

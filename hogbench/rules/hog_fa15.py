@@ -47,7 +47,7 @@ The model is hog-contest's (``HogContest``) with these course functions and Pigg
 from __future__ import annotations
 
 from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
-from hogbench.rules._kit import ALWAYS_ROLL, threshold_builtin
+from hogbench.rules._kit import ALWAYS_ROLL, course_builtin, threshold_builtin
 from hogbench.rules.base import Builtin
 from hogbench.rules.hog_contest import (  # noqa: F401  (the course's names, re-exported)
     MAX_DICE,
@@ -150,14 +150,6 @@ def swap_strategy(score, opponent_score, num_rolls=BASELINE_NUM_ROLLS):
     return 0 if is_swap(new, opponent_score) and new < opponent_score else num_rolls
 
 
-def _swap_strategy(num_rolls=BASELINE_NUM_ROLLS):
-    def bound(score, opponent_score):
-        return swap_strategy(score, opponent_score, num_rolls)
-
-    bound.__name__ = f"swap_strategy(num_rolls={num_rolls})"
-    return bound
-
-
 class HogFa15(HogContest):
     name = "hog-fa15"
     title = "Hog, CS 61A Fall 2015 (the contest's Pork Chop an option)"
@@ -193,8 +185,10 @@ class HogFa15(HogContest):
                 "Free Bacon (Hogtimus Prime in)",
                 name="margin",
             ),
-            "swap_strategy": Builtin(
-                _swap_strategy, "0 dice for a beneficial swap, else num_rolls"
+            "swap_strategy": course_builtin(
+                swap_strategy,
+                "0 dice for a beneficial swap, else num_rolls",
+                num_rolls=BASELINE_NUM_ROLLS,
             ),
         }
 

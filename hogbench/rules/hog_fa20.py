@@ -25,8 +25,7 @@ from math import gcd
 
 from hogbench.commentary import make_announce_highest
 from hogbench.dice import six_sided
-from hogbench.rules._update_term import UpdateTerm, threshold_builtin
-from hogbench.rules.base import Builtin
+from hogbench.rules._update_term import UpdateTerm
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
     always_roll,
@@ -131,25 +130,18 @@ class HogFa20(UpdateTerm):
     dice_points = staticmethod(pig_out)
     zero_rule, ones_rule = "Free Bacon", "Pig Out"
     extra_turn = staticmethod(extra_turn)
+    strategy_threshold = ("cutoff", 8)
+    zero_rule_strategy = staticmethod(bacon_strategy)
+    after_rule_strategy = staticmethod(extra_turn_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when it gives an extra turn or >= cutoff points, else num_rolls"
+    )
 
     def zero_points(self, score, opponent_score):
         return free_bacon(opponent_score)
 
     def extra_rule_at(self, score, opponent_score):
         return "Pig Pass" if pig_pass(score, opponent_score) else "Swine Align"
-
-    def builtins(self) -> dict[str, Builtin]:
-        return super().builtins() | {
-            "bacon_strategy": threshold_builtin(bacon_strategy, 8, 6, "Free Bacon", name="cutoff"),
-            "extra_turn_strategy": threshold_builtin(
-                extra_turn_strategy,
-                8,
-                6,
-                "",
-                "0 dice when it gives an extra turn or >= cutoff points, else num_rolls",
-                name="cutoff",
-            ),
-        }
 
 
 RULES = HogFa20

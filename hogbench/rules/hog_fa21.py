@@ -23,7 +23,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
 
@@ -95,6 +94,12 @@ class HogFa21(UpdateTerm):
         ("Hog Pile", "a score equal to the opponent's after the turn doubles"),
     )
     zero_rule, after_rule = "Picky Piggy", "Hog Pile"
+    strategy_threshold = ("cutoff", 8)
+    zero_rule_strategy = staticmethod(picky_piggy_strategy)
+    after_rule_strategy = staticmethod(hog_pile_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when that makes Hog Pile happen or Picky Piggy >= cutoff, else num_rolls"
+    )
 
     @staticmethod
     def zero_points(score, opponent_score):
@@ -103,21 +108,6 @@ class HogFa21(UpdateTerm):
     @staticmethod
     def after_turn(score, opponent_score):
         return score + hog_pile(score, opponent_score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "picky_piggy_strategy": threshold_builtin(
-                picky_piggy_strategy, 8, 6, "Picky Piggy", name="cutoff"
-            ),
-            "hog_pile_strategy": threshold_builtin(
-                hog_pile_strategy,
-                8,
-                6,
-                "",
-                "0 dice when that makes Hog Pile happen or Picky Piggy >= cutoff, else num_rolls",
-                name="cutoff",
-            ),
-        }
 
 
 RULES = HogFa21

@@ -24,7 +24,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import play, roll_dice  # noqa: F401  (the same course functions)
 
@@ -100,6 +99,12 @@ class HogFa22(UpdateTerm):
         ("Square Swine", "a perfect-square score becomes the next perfect square"),
     )
     zero_rule, after_rule = "Pig Tail", "Square Swine"
+    strategy_threshold = ("threshold", 12)
+    zero_rule_strategy = staticmethod(tail_strategy)
+    after_rule_strategy = staticmethod(square_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when the gain with Square Swine >= threshold, else num_rolls"
+    )
 
     @staticmethod
     def after_turn(score, opponent_score):
@@ -108,14 +113,6 @@ class HogFa22(UpdateTerm):
     @staticmethod
     def zero_points(score, opponent_score):
         return tail_points(opponent_score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "tail_strategy": threshold_builtin(tail_strategy, 12, 6, "Pig Tail"),
-            "square_strategy": threshold_builtin(
-                square_strategy, 12, 6, "the gain with Square Swine"
-            ),
-        }
 
 
 RULES = HogFa22

@@ -25,7 +25,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 
 GOAL = 100
@@ -130,16 +129,14 @@ class HogFa23(UpdateTerm):
     )
     zero_rule, after_rule = "Boar Brawl", "Sus Fuss"
     zero_points = staticmethod(boar_brawl)
+    strategy_threshold = ("threshold", 11)
+    zero_rule_strategy = staticmethod(boar_strategy)
+    after_rule_strategy = staticmethod(sus_strategy)
+    after_rule_strategy_summary = "0 dice when the gain with Sus Fuss >= threshold, else num_rolls"
 
     @staticmethod
     def after_turn(score, opponent_score):
         return sus_points(score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "boar_strategy": threshold_builtin(boar_strategy, 11, 6, "Boar Brawl"),
-            "sus_strategy": threshold_builtin(sus_strategy, 11, 6, "the gain with Sus Fuss"),
-        }
 
 
 RULES = HogFa23

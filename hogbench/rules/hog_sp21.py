@@ -22,7 +22,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
 from hogbench.rules.hog_su21 import HogSu21, announce_highest, next_player, silence  # noqa: F401
@@ -97,8 +96,8 @@ class HogSp21(HogSu21):
     )
     extra_turn = staticmethod(more_boar)
     piggy_points = staticmethod(piggy_points)
-    piggypoints_strategy = staticmethod(piggypoints_strategy)
-    more_boar_strategy = staticmethod(more_boar_strategy)
+    zero_rule_strategy = staticmethod(piggypoints_strategy)
+    after_rule_strategy = staticmethod(more_boar_strategy)
 
 
 RULES = HogSp21

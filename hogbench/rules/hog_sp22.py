@@ -42,9 +42,9 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
+from hogbench.rules.hog_su21 import next_player  # noqa: F401  (the same course function)
 from hogbench.rules.hog_su22 import silence  # noqa: F401  (this term's commentary shape too)
 
 GOAL_SCORE = 100
@@ -108,11 +108,6 @@ def hog_pile(player_score, opponent_score):
     return ones if ones == opponent_score % 10 else 0
 
 
-def next_player(who):
-    """Return the other player, for a player WHO numbered 0 or 1."""
-    return 1 - who
-
-
 def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
     """Simulate a game and return the final scores of both players, Player 0's first."""
     who, leader = 0, None
@@ -164,6 +159,11 @@ class HogSp22(UpdateTerm):
     zero_rule, after_rule = "Hefty Hogs", "Hog Pile"
     zero_points = staticmethod(hefty_hogs)
     may_never_end = True
+    zero_rule_strategy = staticmethod(hefty_hogs_strategy)
+    after_rule_strategy = staticmethod(hog_pile_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when Hog Pile would add points or Hefty Hogs >= threshold, else num_rolls"
+    )
 
     @staticmethod
     def after_turn(score, opponent_score):
@@ -171,18 +171,6 @@ class HogSp22(UpdateTerm):
 
     def turn_cap(self):
         return 4 * self.goal
-
-    def builtins(self):
-        return super().builtins() | {
-            "hefty_hogs_strategy": threshold_builtin(hefty_hogs_strategy, 8, 6, "Hefty Hogs"),
-            "hog_pile_strategy": threshold_builtin(
-                hog_pile_strategy,
-                8,
-                6,
-                "",
-                "0 dice when Hog Pile would add points or Hefty Hogs >= threshold, else num_rolls",
-            ),
-        }
 
 
 RULES = HogSp22

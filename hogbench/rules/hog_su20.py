@@ -42,7 +42,9 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
 from hogbench.rules._feral_term import FeralTerm
-from hogbench.rules.hog_sp19 import pig_out
+from hogbench.rules._kit import always_roll  # noqa: F401  (the course's names, re-exported)
+from hogbench.rules._swap_term import announce_highest, pig_out  # noqa: F401
+from hogbench.rules.hog_contest import next_player, other  # noqa: F401
 
 GOAL_SCORE = 100
 
@@ -106,14 +108,6 @@ def is_swap(player_score, opponent_score):
     return difference == (opponent_score // 10) % 10
 
 
-def other(who):
-    """Return the other player, for a player WHO numbered 0 or 1."""
-    return 1 - who
-
-
-next_player = other
-
-
 def play(
     strategy0,
     strategy1,
@@ -151,21 +145,6 @@ def play(
         say = say(score0, score1)
         who = other(who)
     return score0, score1
-
-
-announce_highest = make_announce_highest(
-    "{gain} point(s)! That's the biggest gain yet for Player {who}"
-)
-
-
-def always_roll(n):
-    """Return a strategy that always rolls N dice."""
-    assert 0 <= n <= 10
-
-    def strategy(score, opponent_score):
-        return n
-
-    return strategy
 
 
 def bacon_strategy(score, opponent_score, cutoff=8, num_rolls=6):
@@ -210,7 +189,6 @@ class HogSu20(FeralTerm):
     )
     # The course text measures final strategies against always_roll(4).
     baseline = "always_roll:4"
-    announce_highest = staticmethod(announce_highest)
     free_bacon = staticmethod(free_bacon)
     feral_bonus = staticmethod(feral_bonus)
     is_swap = staticmethod(is_swap)

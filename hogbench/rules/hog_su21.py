@@ -34,7 +34,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 
 GOAL_SCORE = 100
@@ -166,26 +165,15 @@ class HogSu21(UpdateTerm):
     zero_rule, extra_rule = "Piggy Points", "More Boar"
     extra_turn = staticmethod(more_boar)
     piggy_points = staticmethod(piggy_points)
-    piggypoints_strategy = staticmethod(piggypoints_strategy)
-    more_boar_strategy = staticmethod(more_boar_strategy)
+    strategy_threshold = ("cutoff", 8)
+    zero_rule_strategy = staticmethod(piggypoints_strategy)
+    after_rule_strategy = staticmethod(more_boar_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls"
+    )
 
     def zero_points(self, score, opponent_score):
         return self.piggy_points(opponent_score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "piggypoints_strategy": threshold_builtin(
-                self.piggypoints_strategy, 8, 6, "Piggy Points", name="cutoff"
-            ),
-            "more_boar_strategy": threshold_builtin(
-                self.more_boar_strategy,
-                8,
-                6,
-                "",
-                "0 dice when it triggers More Boar or gives >= cutoff, else num_rolls",
-                name="cutoff",
-            ),
-        }
 
 
 RULES = HogSu21

@@ -24,7 +24,6 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     UpdateTerm,
     always_roll,
     sow_sad,
-    threshold_builtin,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
 
@@ -123,22 +122,15 @@ class HogSu22(UpdateTerm):
     )
     zero_rule, after_rule = "Oink Points", "Pigs on Prime"
     zero_points = staticmethod(oink_points)
+    zero_rule_strategy = staticmethod(oink_points_strategy)
+    after_rule_strategy = staticmethod(pigs_on_prime_strategy)
+    after_rule_strategy_summary = (
+        "0 dice when that lands on a prime or Oink Points >= threshold, else num_rolls"
+    )
 
     @staticmethod
     def after_turn(score, opponent_score):
         return score + pigs_on_prime(score, opponent_score)
-
-    def builtins(self):
-        return super().builtins() | {
-            "oink_points_strategy": threshold_builtin(oink_points_strategy, 8, 6, "Oink Points"),
-            "pigs_on_prime_strategy": threshold_builtin(
-                pigs_on_prime_strategy,
-                8,
-                6,
-                "",
-                "0 dice when that lands on a prime or Oink Points >= threshold, else num_rolls",
-            ),
-        }
 
 
 RULES = HogSu22
