@@ -286,6 +286,14 @@ def standings_lines(result: tm.TournamentResult) -> list[tuple]:
     return [(s.rank, s.name, s.points, s.win_rate, s.rating) for s in result.standings]
 
 
+def same_standings(one: tm.TournamentResult, other: tm.TournamentResult) -> bool:
+    """The same ranks, names and points, and win rates and ratings equal up to rounding."""
+    lines, others = standings_lines(one), standings_lines(other)
+    return [line[:3] for line in lines] == [line[:3] for line in others] and all(
+        line[3:] == pytest.approx(o[3:], rel=1e-12) for line, o in zip(lines, others, strict=True)
+    )
+
+
 def test_resume_recomputes_nothing_and_adding_one_computes_its_pairs(tmp_path, monkeypatch):
     # A short form of the SIGKILL test: the run stops after two batches (as if killed), the
     # next run computes only the rest.
@@ -305,7 +313,9 @@ def test_resume_recomputes_nothing_and_adding_one_computes_its_pairs(tmp_path, m
     monkeypatch.setattr(tm, "_dispatch", real)
     resumed = tm.run(small(specs, tmp_path))
     assert (resumed.stored, resumed.computed) == (2, 13)
-    assert standings_lines(resumed) == standings_lines(full)
+    # Pairs computed one by one and in a batch sum their outcomes in another order: their
+    # values may differ in the last bit, and so the ratings fitted to them.
+    assert same_standings(resumed, full)
     again = tm.run(small(specs, tmp_path))
     assert (again.stored, again.computed) == (15, 0)
     bigger = tm.run(small([*specs, "always_roll:2"], tmp_path))
