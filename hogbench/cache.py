@@ -103,7 +103,7 @@ def load_arrays(path: Path) -> dict[str, np.ndarray]:
 
     with np.load(path) as saved:
         dtypes = json.loads(str(saved["__dtypes__"]))
-        arrays = {name: saved[name].astype(dtype) for name, dtype in dtypes.items()}
+        arrays = {name: saved[name].astype(dtype, copy=False) for name, dtype in dtypes.items()}
     _touch(path)
     return arrays
 
