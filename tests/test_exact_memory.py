@@ -136,13 +136,18 @@ def test_a_later_exact_duel_needs_neither_numba_nor_the_model(tmp_path):
     env = {"HOGBENCH_CACHE": str(tmp_path)}
     command = ["duel", "always_roll:4", "always_roll:6", "--exact", "--rules", "hog-su20"]
     later = ["duel", "always_roll:3", "always_roll:5", "--exact", "--rules", "hog-su20", "--json"]
-    script = (
+    script = (  # counts the models built, and says whether numba was imported
         "import json, sys\n"
         "from typer.testing import CliRunner\n"
         "from hogbench.cli import app\n"
+        "from hogbench.rules import rules_class\n"
+        "built, cls = [], rules_class('hog-su20')\n"
+        "build = cls.build_model\n"
+        "cls.build_model = lambda self: built.append(1) or build(self)\n"
         "result = CliRunner().invoke(app, sys.argv[1:])\n"
         "assert result.exit_code == 0, result.output\n"
-        "print(json.dumps({'numba': 'numba' in sys.modules, 'output': result.output}))\n"
+        "numba = 'numba' in sys.modules\n"
+        "print(json.dumps({'numba': numba, 'models': len(built), 'output': result.output}))\n"
     )
     runs = []
     for args in (command, later):
@@ -152,7 +157,8 @@ def test_a_later_exact_duel_needs_neither_numba_nor_the_model(tmp_path):
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-2000:]
         runs.append(json.loads(done.stdout.splitlines()[-1]))
-    assert runs[0]["numba"] and not runs[1]["numba"]
+    assert runs[0]["numba"] and runs[0]["models"] == 1
+    assert not runs[1]["numba"] and runs[1]["models"] == 0
     rules = get_rules("hog-su20")
     expected = exact.evaluate(rules, np.full(10_000, 3), np.full(10_000, 5))
     win_rate = json.loads(runs[1]["output"])["win_rate"]
