@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions
+from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions, resolve_all
 from hogbench.jit import kernel
 from hogbench.rules.base import LOSE, OTHER, TIE, WIN, GameModel, widest_roll
 
@@ -90,11 +90,9 @@ def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
                 state = own * memories * area + x  # the opponent's memory 0
                 k = roll_kind(params, state, c)
                 lo, hi = dist_ptr[k], dist_ptr[k + 1]
-                if by_row:
-                    resolve_row(params, state, c, dist_value, lo, hi, codes)
-                else:
-                    for d in range(lo, hi):
-                        codes[d - lo] = resolve(params, state, c, dist_value[d])
+                resolve_all(
+                    resolve, resolve_row, by_row, params, state, c, dist_value, lo, hi, codes
+                )
                 const = 0.0
                 for d in range(lo, hi):
                     code, p = codes[d - lo], dist_prob[d]
