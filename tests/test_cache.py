@@ -47,6 +47,26 @@ def test_arrays_come_back_exactly_in_their_own_types_and_smaller(root):
     assert path.stat().st_size < raw / 4
 
 
+def test_mapped_arrays_come_back_exactly_as_read_only_views_of_the_file(root):
+    arrays = {
+        "order": np.arange(7, dtype=np.int64),
+        "to": np.array([3, 1, 4, 1, 5], dtype=np.int32),
+        "flags": np.array([1, 0, 1], dtype=np.uint8),  # makes the next field need padding
+        "p": np.linspace(0, 1, 1000),
+        "empty": np.zeros(0, dtype=np.int64),
+    }
+    path = root / "rows" / "x.npy"
+    cache.save_mapped(path, **arrays)
+    back = cache.load_mapped(path)
+    assert list(back) == list(arrays)
+    for name, array in arrays.items():
+        assert back[name].dtype == array.dtype and np.array_equal(back[name], array)
+        assert not back[name].flags.writeable and back[name].flags.aligned
+    np.save(root / "rows" / "plain.npy", np.arange(3))  # an entry that is not a record
+    with pytest.raises(ValueError):
+        cache.load_mapped(root / "rows" / "plain.npy")
+
+
 def test_past_the_cap_the_least_recently_used_go_first(root, monkeypatch):
     monkeypatch.setenv(cache.CAP_ENV, "0.85")  # MB: four entries fit, five do not
     rng = np.random.default_rng(0)
