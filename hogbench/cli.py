@@ -1,6 +1,8 @@
-"""The command line: parse, call, render. No game logic lives here."""
+"""The command line: parse, call, render. No game logic lives here.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typer reads every command's annotations at each
+start, and evaluating them from strings took 40 of its 60 ms (measured).
+"""
 
 import json
 import os
