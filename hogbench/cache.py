@@ -3,8 +3,9 @@
 
 Everything in it can be rebuilt, so a missing, unreadable or unwritable cache only costs time.
 Entries are keyed by content (the table, the rule set, and the source of the code that made
-them), stored compactly (the narrowest integer types, compressed), and the cache stays under a
-size cap ($HOGBENCH_CACHE_MAX_MB, 500 MB by default) by dropping the least recently used.
+them), stored compactly (the narrowest integer types, compressed) or, when large and read on
+every run, as they are for mapping into memory. The cache stays under a size cap
+($HOGBENCH_CACHE_MAX_MB, 500 MB by default) by dropping the least recently used.
 """
 
 from __future__ import annotations
