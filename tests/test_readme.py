@@ -41,6 +41,9 @@ def workdir(tmp_path_factory) -> Path:
     return folder
 
 
+# One worker runs them all, in the README's order: a command may read what an earlier one wrote
+# (show reads the strategy solve --export wrote).
+@pytest.mark.xdist_group("readme")
 @pytest.mark.parametrize("command", COMMANDS)
 def test_readme_command_runs(command, workdir):
     args = shlex.split(command)[1:]
