@@ -29,7 +29,7 @@ import numpy as np
 
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError
-from hogbench.jit import jit, kernel
+from hogbench.jit import compiled, jit, kernel
 from hogbench.players import Player, TablePlayer
 from hogbench.rules.base import (
     OTHER,
@@ -132,8 +132,9 @@ def _alias_rows(rules: RuleSet, table: np.ndarray) -> Rows:
     its slots' shares and aliases from its roll kind's alias table, which is the same for
     every state of that kind."""
     m = rules.model
+    roll_kind, resolve = compiled(m.roll_kind), compiled(m.resolve)
     kinds, own = _outcome_codes(
-        m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.observation, table
+        roll_kind, resolve, m.params, m.dist_ptr, m.dist_value, m.observation, table
     )
     keep_of, alias_of = _alias_tables(m.dist_ptr, m.dist_prob)
     width = m.dist_ptr[kinds + 1] - m.dist_ptr[kinds]
@@ -410,7 +411,8 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
         else:
             m = rules.model
             counts = np.zeros((4, 4), dtype=np.int64)
-            model = (m.roll_kind, m.resolve, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
+            rule_functions = (compiled(m.roll_kind), compiled(m.resolve))
+            model = (*rule_functions, m.params, m.dist_ptr, m.dist_value, m.dist_prob)
             _play_direct(
                 model, m.observation, m.start, table_a, table_b, seeds, n_games, turns, counts
             )

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from hogbench import exact
 from hogbench.cli import app
+from hogbench.jit import compiled
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, names
 
@@ -63,10 +64,12 @@ def test_play_takes_a_scripted_game_through_the_cli(name):
 
 @pytest.mark.parametrize("name", names())
 def test_the_narrated_turn_is_a_transition_of_the_model(name):
-    """On random states and dice, play_step's outcome is one the model's resolve gives for
-    that state and choice, and the dice it shows are legal dice."""
+    """On random states and dice, play_step's outcome is one the model's resolve, compiled as
+    the engines run it, gives for that state and choice, and the dice it shows are legal dice.
+    (play_step runs the same turn as Python.)"""
     rules = get_rules(name, GOAL)
     m = rules.model
+    roll_kind, resolve = compiled(m.roll_kind), compiled(m.resolve)
     rng = random.Random(7)
     live = [int(x) for x in m.order]
     for _ in range(300):
@@ -76,9 +79,9 @@ def test_the_narrated_turn_is_a_transition_of_the_model(name):
             rules.choice(choice)
         except Exception:
             continue
-        kind = int(m.roll_kind(m.params, state, choice))
+        kind = int(roll_kind(m.params, state, choice))
         values = m.dist_value[m.dist_ptr[kind] : m.dist_ptr[kind + 1]]
-        possible = {int(m.resolve(m.params, state, choice, int(v))) for v in values}
+        possible = {int(resolve(m.params, state, choice, int(v))) for v in values}
         step = rules.play_step(state, choice, random.Random(rng.random()))
         assert step.code in possible, (name, rules.describe_state(state), choice, step)
         assert all(isinstance(d, int) for d in step.dice)

@@ -18,7 +18,6 @@ import pytest
 
 from hogbench import exact, simulate
 from hogbench.errors import IllegalChoice, UsageError
-from hogbench.exact.rows import _count_entries
 from hogbench.loading import load_entrant, parse_spec
 from hogbench.players import TablePlayer
 from hogbench.rules import big_pig, get_rules, greed, pig
@@ -462,10 +461,7 @@ def test_greed_model_fits_in_memory_at_goal_100():
     module docstring): the count the engine itself checks against its limit."""
     m = get_rules("greed").model
     assert len(m.choices) == 51
-    size = _count_entries(
-        m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * exact.MAX_ROW_ENTRIES
-    )
-    assert size <= exact.MAX_ROW_ENTRIES
+    assert exact.engine(m).row_entries <= exact.MAX_ROW_ENTRIES
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from hogbench.exact.core import (
     no_row,
 )
 from hogbench.exact.memory import MemoryRows, build_memory_rows, scratch_size
-from hogbench.jit import kernel
+from hogbench.jit import compiled, kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, divider
 
 if TYPE_CHECKING:
@@ -136,15 +136,16 @@ class _Engine:
     def row_entries(self) -> int:
         """The entries the rows would take (past the limit: some number above it)."""
         m, limit = self.model, self.row_limit
-        size = _count_entries(m.roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * limit)
+        roll_kind = compiled(m.roll_kind)
+        size = _count_entries(roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * limit)
         if limit < size <= 2 * limit:
             # Ends of the game fold into each row's constant and take no room, so a model a
             # little too large may still fit by its continuing outcomes. Counting those costs a
             # resolve per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes
             # continue), so only a model within a factor of two is counted, to the limit.
             size = _count_continuing(
-                m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
-                limit,
+                roll_kind, compiled(m.resolve), m.params, m.order, m.choices, m.dist_ptr,
+                m.dist_value, limit,
             )  # fmt: skip
         return size
 
@@ -160,8 +161,9 @@ class _Engine:
         if not self.has_rows:
             return Rows(m.choices, np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32),
                         np.zeros(0))  # fmt: skip
+        r = self.rules
         built = _build_rows(
-            m.roll_kind, m.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+            r.roll_kind, r.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
             m.dist_prob, self.row_entries,
         )  # fmt: skip
         return Rows(m.choices, *built)
@@ -258,10 +260,10 @@ def engine(model: GameModel) -> _Engine:
     built = _Engine(
         model=m,
         rules=RuleFunctions(
-            m.roll_kind,
-            m.resolve,
-            q_keys or no_keys,
-            m.resolve_row or no_row,
+            compiled(m.roll_kind),
+            compiled(m.resolve),
+            compiled(q_keys or no_keys),
+            compiled(m.resolve_row or no_row),
             m.resolve_row is not None,
             m.params,
             m.dist_ptr,

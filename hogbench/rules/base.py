@@ -10,8 +10,11 @@ It defines its game once, as
 
 The model is factored so that large state spaces stay small in memory: a choice at a state picks a
 *roll kind* (a small probability distribution over turn values, tabulated once), and ``resolve``
-maps (state, choice, value) to the next state. Both are compiled functions (``hogbench.jit``)
-with fixed signatures so the engines can take them as arguments and still be cached on disk.
+maps (state, choice, value) to the next state. Both are functions for compiled code
+(``hogbench.jit``) with fixed signatures, so the engines can take them as arguments and still be
+cached on disk. The model keeps them as written: called from Python (``watch``, ``play``, a
+newcomer's first duel) they run as Python and numba is not started; an engine takes their
+compiled form with ``jit.compiled``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hogbench.errors import IllegalChoice, UsageError
-from hogbench.jit import compiled, jit
+from hogbench.jit import jit
 
 # Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
 OTHER = 0  # the other player moves next, at next_state (seen from their side)
@@ -162,11 +165,6 @@ class GameModel:
     memory_class: np.ndarray | None = None
     #: With memories: a player's new memory is the choice it made.
     memory_is_choice: bool = False
-
-    def __post_init__(self) -> None:
-        # The engines take numba dispatchers; a rule module names them before numba is loaded.
-        for name in ("roll_kind", "resolve", "q_keys", "resolve_row"):
-            object.__setattr__(self, name, compiled(getattr(self, name)))
 
 
 def rule_function_types(t):
