@@ -493,13 +493,13 @@ def watch(
     door = _door(require_sandbox, no_sandbox, allow_import)
     from contextlib import ExitStack
 
-    from hogbench.loading import load_entrant
+    from hogbench.loading import load_for_one_game
     from hogbench.watch import Transcript, play_game
 
     rule_set = _rules(rules, goal, option)
     entrants = [
-        load_entrant(a, rule_set, **door),
-        load_entrant(b or rule_set.baseline, rule_set, **door),
+        load_for_one_game(a, rule_set, **door),
+        load_for_one_game(b or rule_set.baseline, rule_set, **door),
     ]
     names = [e.name for e in entrants]
     if names[0] == names[1]:
@@ -534,11 +534,11 @@ def play(
     from contextlib import ExitStack
 
     from hogbench.errors import IllegalChoice, UsageError
-    from hogbench.loading import load_entrant
+    from hogbench.loading import load_for_one_game
     from hogbench.watch import play_game
 
     rule_set = _rules(rules, goal, option)
-    bot = load_entrant(opponent or rule_set.baseline, rule_set, **door)
+    bot = load_for_one_game(opponent or rule_set.baseline, rule_set, **door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
         while first is None:

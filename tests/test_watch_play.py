@@ -47,6 +47,32 @@ def test_watch_json_is_repeatable_by_seed():
     assert data["winner"] in (0, 1) and len(data["turns"]) > 3
 
 
+def test_watching_and_playing_never_start_numba():
+    """A watched or played game runs each turn as Python, so numba's start-up (most of a
+    second) is never paid: for every rule set, in a fresh process."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from hogbench.cli import app\n"
+        "from hogbench.rules import get_rules, names\n"
+        "runner = CliRunner()\n"
+        "for name in names():\n"
+        "    rules = get_rules(name)\n"
+        "    watch = ['watch', rules.baseline, rules.baseline, '--rules', name, '--seed', '1']\n"
+        "    play = ['play', rules.baseline, '--rules', name, '--first', 'me', '--seed', '1']\n"
+        "    for args in (watch, play):\n"
+        "        result = runner.invoke(app, args, input='')\n"
+        "        assert result.exit_code == 0, (args, result.output)\n"
+        "print('numba loaded' if 'numba' in sys.modules else 'no numba')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "no numba"
+
+
 def test_play_through_cli_runner_rejects_bad_moves_and_stops_on_eof():
     result = runner.invoke(
         app, ["play", "always_roll:4", "--first", "me", "--seed", "1"], input="x\n11\n5\n"
