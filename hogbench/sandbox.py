@@ -521,7 +521,13 @@ class _Session:
                 )
             else:
                 problem = f"import failed: {problem}"
-                if kind in ("ModuleNotFoundError", "ImportError"):
+                absent = _absent_module(message) if kind == "ModuleNotFoundError" else None
+                if absent is not None:
+                    problem += (
+                        f" ({absent!r} is neither beside the file nor installed: a module of the"
+                        f" student's own goes in the file's folder; {IMPORT_POLICY})"
+                    )
+                elif kind in ("ModuleNotFoundError", "ImportError"):
                     problem += f" ({IMPORT_POLICY})"
         trace = trace.replace(f"{COURSE_MODULES}/", "")
         return self._failure(problem, state, trace)
@@ -866,6 +872,21 @@ def _missing_course_name(message: str) -> tuple[str, str] | None:
     return found.group(2), found.group(1)
 
 
+def _absent_module(message: str) -> str | None:
+    """The top-level module a "No module named" MESSAGE names, when it is not installed here
+    either (so no allow_imports could help), else None."""
+    import importlib.util
+
+    found = re.search(r"No module named '([\w.]+)'", message)
+    if found is None:
+        return None
+    top = found.group(1).split(".")[0]
+    try:
+        return top if importlib.util.find_spec(top) is None else None
+    except (ImportError, ValueError):
+        return top
+
+
 @functools.cache
 def course_names(module: str) -> tuple[str, ...]:
     """The public names a course stand-in module defines, read from its source."""
@@ -883,7 +904,7 @@ def course_names(module: str) -> tuple[str, ...]:
 
 IMPORT_POLICY = (
     "submissions may import the standard library, numpy and the course's dice and ucb;"
-    " a tournament file's allow_imports or --allow-import adds a module"
+    " a tournament file's allow_imports or --allow-import adds an installed module"
 )
 
 

@@ -113,6 +113,26 @@ def test_another_import_fails_with_the_policy_in_one_line(mode):
     assert "--allow-import" in message
 
 
+def test_a_module_neither_beside_the_file_nor_installed_is_said_to_belong_beside_it(
+    tmp_path, mode
+):
+    """A student's helper module left out of the folder: allowing imports cannot help, and the
+    message says where the module belongs; with it beside the file, the file loads."""
+    (tmp_path / "hog.py").write_text(
+        "from best_move import best\n\n"
+        "def final_strategy(score, opponent_score):\n    return best(score)\n"
+    )
+    rules = get_rules("hog-su21", 20)
+    with pytest.raises(StrategyError) as caught:
+        load_entrant(str(tmp_path / "hog.py"), rules, cache=False)
+    message = str(caught.value)
+    assert "'best_move' is neither beside the file nor installed" in message
+    assert "goes in the file's folder" in message
+    (tmp_path / "best_move.py").write_text("def best(score):\n    return 3\n")
+    entrant = load_entrant(str(tmp_path / "hog.py"), rules, cache=False)
+    assert set(entrant.table.choices.tolist()) == {3}
+
+
 def test_allow_import_makes_an_installed_module_importable(tmp_path, mode):
     (tmp_path / "hog.py").write_text(
         "import rich\n\ndef final_strategy(score, opponent_score):\n    return 4\n"
