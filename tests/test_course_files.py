@@ -113,9 +113,7 @@ def test_another_import_fails_with_the_policy_in_one_line(mode):
     assert "--allow-import" in message
 
 
-def test_a_module_neither_beside_the_file_nor_installed_is_said_to_belong_beside_it(
-    tmp_path, mode
-):
+def test_a_module_neither_beside_the_file_nor_installed_is_said_to_belong_beside_it(tmp_path, mode):
     """A student's helper module left out of the folder: allowing imports cannot help, and the
     message says where the module belongs; with it beside the file, the file loads."""
     (tmp_path / "hog.py").write_text(
