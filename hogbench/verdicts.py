@@ -68,7 +68,10 @@ def read(key: str, spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str
             if failure["timed_out"] and opts.time_limit > entry["time_limit"]:
                 return None  # a more generous limit may let it finish: run it again
             state = tuple(failure["state"]) if failure["state"] is not None else None
-            raise StrategyError(failure["where"], failure["problem"], state, failure["detail"])
+            problem = failure["problem"]
+            if failure["timed_out"]:  # how long it takes depends on the machine and its load
+                problem += " (kept from an earlier run; `hogbench cache clear` runs it again)"
+            raise StrategyError(failure["where"], problem, state, failure["detail"])
         function, team, seconds = entry["function"], entry["team"], entry["seconds"]
         choices, live_reason, notes = entry["choices"], entry["live_reason"], entry["notes"]
         if seconds > opts.time_limit:
