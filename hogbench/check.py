@@ -54,6 +54,9 @@ def check_file(
     if not spec.is_file:
         raise UsageError(f"check takes a strategy file, not {spec.text!r}")
     report = CheckReport(str(spec.path), rules.key)
+    hint = loading.term_hint(spec, rules)
+    if hint:
+        report.lines.append(f"note: {hint}")
     options = {"time_limit": time_limit, "memory_mb": memory_mb, **sandbox_options}
     try:
         answers = sandbox.collect_answers(spec, rules, **options)

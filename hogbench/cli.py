@@ -239,7 +239,7 @@ def duel(
     door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
-    from hogbench.loading import load_entrant
+    from hogbench.loading import load_entrant, term_hint
 
     rule_set = _rules(rules, goal, option)
     if not exact and games < 1:
@@ -253,6 +253,10 @@ def duel(
         raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
     entrant_a = load_entrant(a, rule_set, **door)
     entrant_b = load_entrant(b or rule_set.baseline, rule_set, **door)
+    for entrant in (entrant_a, entrant_b):
+        hint = term_hint(entrant.spec, rule_set)
+        if hint:
+            err.print(f"note: {escape(hint)}", highlight=False, soft_wrap=True)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     if not exact and not as_json and games > 200_000:

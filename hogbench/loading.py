@@ -9,6 +9,7 @@ called by ``hogbench.sandbox``, which returns their raw answers; they are judged
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import Any
 from hogbench import sandbox, verdicts
 from hogbench.entrants import Entrant, Spec, clean_name, parse_spec
 from hogbench.errors import StrategyError, UsageError
+from hogbench.rules import other_terms
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
 from hogbench.tables import NotDeterministic, table_from_answers, tabulate
@@ -145,3 +147,33 @@ def remember(
 def live_strategy(spec: Spec, rules: RuleSet) -> Callable:
     """A callable for live play of a built-in (files go through ``sandbox.LiveStrategy``)."""
     return builtin_strategy(spec, rules)
+
+
+#: Files larger than this are not read for term_hint.
+HINT_MAX_BYTES = 1 << 20
+
+
+def term_hint(spec: Spec, rules: RuleSet) -> str | None:
+    """A note when a file looks written for another Hog term than RULES: it defines course
+    functions of that term and none of this one's. A student who left out ``--rules`` would
+    otherwise see the default term's figures with no sign of it. The file is parsed, not run."""
+    if not spec.is_file:
+        return None
+    try:
+        source = spec.path.read_bytes()
+        if len(source) > HINT_MAX_BYTES:
+            return None
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # the sandbox reports what is wrong with the file
+    defined = {
+        node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    terms, names = other_terms(rules.name, defined)
+    if not terms:
+        return None
+    shown = ", ".join(terms[:3]) + (f" and {len(terms) - 3} more" if len(terms) > 3 else "")
+    return (
+        f"{spec.path.name} defines {', '.join(names)}, course functions of {shown}, and none"
+        f" of {rules.name}'s: is --rules {terms[0]} meant?"
+    )
