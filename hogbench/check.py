@@ -97,6 +97,11 @@ def check_file(
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")
+        if len({(type(a), a) for a in answers.first}) == 1:  # the course's skeleton returns 4
+            report.lines.append(
+                f"note: it answers {answers.first[0]!r} at every state (as an unfinished"
+                " skeleton does)"
+            )
         opts = sandbox.SandboxOptions.for_rules(rules, **options)
         loading.remember(spec, rules, answers, cache=cache, options=opts)
     if answers.output_bytes:

@@ -251,6 +251,17 @@ def test_check_valid_file_and_json(bwrap):
     assert data["function"] == "final_strategy" and data["team"] == "Test Team"
     assert data["failures"] == [] and data["seconds"] < TIME_LIMIT
     assert "answers all 100 states" in report.lines[0]
+    assert not any("at every state" in line for line in report.lines)
+
+
+def test_check_notes_a_strategy_that_answers_the_same_everywhere(arena, bwrap):
+    """The course's skeleton returns 4 at every state: valid, and said so."""
+    (arena / "sub" / "skeleton.py").write_text(
+        "def final_strategy(score, opponent_score):\n    return 4  # Replace this statement\n"
+    )
+    report = check_file(str(arena / "sub" / "skeleton.py"), get_rules("hog-su21", 10), TIME_LIMIT)
+    assert report.valid
+    assert "note: it answers 4 at every state (as an unfinished skeleton does)" in report.lines
 
 
 def test_not_deterministic_loads_live(arena, bwrap):
