@@ -252,7 +252,9 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, w):
                         w[at + (q << shift)] = base + corr[q]
                     else:  # class 1 as the difference from class 0
                         w[at + plane + (q << shift)] = base + corr[q] - w[at + (q << shift)]
-                corr[:] = 0.0
+                if has_both[opponent]:  # only that path writes corrections; a slice
+                    for q in range(memories):  # assignment here cost a fifth of the time
+                        corr[q] = 0.0
             if has_both[player] and not both[player * area + x]:
                 for k in range(held_lo, held_hi):  # no class 1 here: no difference
                     w[at + plane + (held[k] << shift)] = 0.0
