@@ -19,7 +19,7 @@ RUNS = {
     "duel": (["--repeat", "1", "--course-games", "200", "--games", "2000"], "ratio"),
     "until_decided": (["--cap", "2000"], "ratio"),
     "exact": (["--repeat", "1", "--reference-repeat", "1"], "hog-contest"),
-    "bacon2": (["--repeat", "1", "--reference-repeat", "1"], "ratio"),
+    "bacon2": (["--repeat", "1", "--reference-repeat", "1", "--quick"], "ratio"),
 }
 
 
