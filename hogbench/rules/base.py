@@ -12,9 +12,9 @@ The model is factored so that large state spaces stay small in memory: a choice 
 *roll kind* (a small probability distribution over turn values, tabulated once), and ``resolve``
 maps (state, choice, value) to the next state. Both are functions for compiled code
 (``hogbench.jit``) with fixed signatures, so the engines can take them as arguments and still be
-cached on disk. The model keeps them as written: called from Python (``watch``, ``play``, a
-newcomer's first duel) they run as Python and numba is not started; an engine takes their
-compiled form with ``jit.compiled``.
+cached on disk. The model keeps them as written: called from Python (``watch``, ``play``) they
+run as Python and numba is not started; an engine takes their compiled form with
+``jit.compiled``.
 """
 
 from __future__ import annotations
