@@ -53,6 +53,7 @@ import numpy as np
 
 from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
+from hogbench.rules import course_functions_not_strategies
 from hogbench.rules.base import RuleSet
 from hogbench.submission import Snapshot, remove, snapshot
 
@@ -195,6 +196,7 @@ def _job(spec: Spec, rules: RuleSet, mode: str, options: SandboxOptions) -> dict
         "function": spec.function,
         "names": list(rules.strategy_names),
         "arity": len(rules.strategy_args),
+        "not_strategies": sorted(course_functions_not_strategies(rules.name)),
         "where": str(spec.path),
     }
 

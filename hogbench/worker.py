@@ -115,8 +115,9 @@ def main(argv: list[str]) -> None:
         return
     try:
         name, strategy = pick_strategy(
-            vars(module), job["names"], job["arity"], job["function"], module.__name__, job["where"]
-        )
+            vars(module), job["names"], job["arity"], job["function"], module.__name__,
+            job["where"], job["not_strategies"],
+        )  # fmt: skip
     except Refused as exc:
         send(_message, "error", {"stage": "find", "message": str(exc)})
         return
@@ -301,12 +302,13 @@ class Refused(Exception):
     """No strategy function could be chosen."""
 
 
-def pick_strategy(namespace, names, arity, name, module, where):
+def pick_strategy(namespace, names, arity, name, module, where, not_strategies=()):
     """Choose the strategy function in a loaded file's NAMESPACE (the only place it is chosen).
 
     NAME if given; else the first of NAMES (the rule set's ``strategy_names``) present; else the
-    one public function defined in MODULE (not imported into it) taking ARITY arguments.
-    Refused names the candidates otherwise.
+    one public function defined in MODULE (not imported into it) taking ARITY arguments, other
+    than the course's functions that are no strategy (NOT_STRATEGIES: ``is_swap``, ``more_boar``
+    take two scores too). Refused names the candidates otherwise.
     """
     if name is not None:
         func = namespace.get(name)
@@ -316,7 +318,7 @@ def pick_strategy(namespace, names, arity, name, module, where):
     for preferred in names:
         if callable(namespace.get(preferred)):
             return preferred, namespace[preferred]
-    candidates = [
+    fitting = [
         key
         for key, value in namespace.items()
         if not key.startswith("_")
@@ -324,12 +326,14 @@ def pick_strategy(namespace, names, arity, name, module, where):
         and (not module or value.__module__ == module)
         and _arity(value) == arity
     ]
+    candidates = [key for key in fitting if key not in not_strategies]
     wanted = " or ".join(names)
     if len(candidates) == 1:
         return candidates[0], namespace[candidates[0]]
     if not candidates:
+        skipped = f" ({', '.join(fitting)}: the course's, not strategies)" if fitting else ""
         raise Refused(
-            f"no strategy function: define {wanted}, or one function of {arity} arguments"
+            f"no strategy function: define {wanted}, or one function of {arity} arguments" + skipped
         )
     raise Refused(
         f"ambiguous strategy: no {wanted}, and {len(candidates)} candidates"

@@ -352,11 +352,12 @@ def test_the_worker_picks_the_strategy_as_the_rules_say():
     def three(a, b, c):
         return 3
 
-    def pick(namespace, name=None):
+    def pick(namespace, name=None, not_strategies=()):
         try:
             return worker.pick_strategy(
-                namespace, rules.strategy_names, len(rules.strategy_args), name, "", "x.py"
-            )[0]
+                namespace, rules.strategy_names, len(rules.strategy_args), name, "", "x.py",
+                not_strategies,
+            )[0]  # fmt: skip
         except worker.Refused as exc:
             return str(exc)
 
@@ -370,6 +371,13 @@ def test_the_worker_picks_the_strategy_as_the_rules_say():
     assert pick({"mine": three}).startswith("no strategy function: define final_strategy")
     assert pick({"_private": two}).startswith("no strategy function")
     assert pick({"mine": two, "yours": other}, "yours") == "yours"
+    # The course's own functions of two scores are not strategies (hog-su21's more_boar):
+    course = ("more_boar", "take_turn", "play")
+    assert pick({"more_boar": two, "mine": other}, not_strategies=course) == "mine"
+    assert pick({"more_boar": two}, not_strategies=course) == (
+        "no strategy function: define final_strategy or strategy, or one function of 2"
+        " arguments (more_boar: the course's, not strategies)"
+    )
     assert pick({"mine": two}, "absent") == "no function named 'absent'"
 
 

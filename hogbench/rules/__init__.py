@@ -151,3 +151,11 @@ def other_terms(rules_name: str, defined: Iterable[str]) -> tuple[list[str], lis
     matches = {name: len(found & foreign) for name, found in functions.items()}
     best = max(matches.values())
     return [name for name, n in matches.items() if n == best], sorted(foreign)
+
+
+def course_functions_not_strategies(rules_name: str) -> frozenset[str]:
+    """The course functions of a Hog rule set that are not strategies (its rule functions,
+    ``take_turn``, ``play``...): a file without ``final_strategy`` whose one function of two
+    scores is, say, ``more_boar`` has no strategy. Empty for other rule sets."""
+    functions, _ = _term_functions()
+    return frozenset(n for n in functions.get(rules_name, ()) if not n.endswith("strategy"))
