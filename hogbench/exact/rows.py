@@ -135,17 +135,16 @@ class _Engine:
     @functools.cached_property
     def row_entries(self) -> int:
         """The entries the rows would take (past the limit: some number above it)."""
-        m, limit = self.model, self.row_limit
-        roll_kind = compiled(m.roll_kind)
-        size = _count_entries(roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * limit)
+        m, r, limit = self.model, self.rules, self.row_limit
+        size = _count_entries(r.roll_kind, m.params, m.order, m.choices, m.dist_ptr, 2 * limit)
         if limit < size <= 2 * limit:
             # Ends of the game fold into each row's constant and take no room, so a model a
             # little too large may still fit by its continuing outcomes. Counting those costs a
             # resolve per outcome (seconds for hog-su20 with Feral Hogs, where most outcomes
             # continue), so only a model within a factor of two is counted, to the limit.
             size = _count_continuing(
-                roll_kind, compiled(m.resolve), m.params, m.order, m.choices, m.dist_ptr,
-                m.dist_value, limit,
+                r.roll_kind, r.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
+                limit,
             )  # fmt: skip
         return size
 

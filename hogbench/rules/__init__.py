@@ -77,9 +77,11 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
 
 #: Course functions students of many terms define, whatever their term's rules: no sign of one.
 COMMON_COURSE_NAMES = frozenset(
-    {"final_strategy", "always_roll", "silence", "next_prime", "is_prime", "other", "play"}
-    | {"roll_dice", "take_turn", "next_player"}
-)
+    {
+        "final_strategy", "always_roll", "silence", "next_prime", "is_prime", "other", "play",
+        "roll_dice", "take_turn", "next_player",
+    }
+)  # fmt: skip
 #: A course function defined in at most this many term modules tells a term apart.
 TELLING_MODULES = 3
 
