@@ -16,13 +16,13 @@ class TablePlayer:
     choices: np.ndarray
 
     def writable(self) -> TablePlayer:
-        """This player with a writable, contiguous int64 table: large arrays reach workers
-        read-only (joblib memory-maps them, Dask may deserialise them in place), and the
-        compiled engines take writable arrays only."""
+        """This player with a writable, contiguous table of the same type: large arrays reach
+        workers read-only (joblib memory-maps them, Dask may deserialise them in place), and
+        the compiled engines take writable arrays only."""
         choices = self.choices
-        if choices.flags.writeable and choices.dtype == np.int64 and choices.flags.c_contiguous:
+        if choices.flags.writeable and choices.flags.c_contiguous:
             return self
-        return TablePlayer(np.array(choices, dtype=np.int64, order="C"))
+        return TablePlayer(np.array(choices, order="C"))
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,6 +30,16 @@ class DecisionTable:
     goal: int
     choices: np.ndarray
 
+    def __post_init__(self) -> None:
+        # Kept in the narrowest integer type that holds them (int8 for every rule set so far):
+        # a Big Pig table is 2 MB instead of 17, and a tournament's worker holds one per
+        # opponent. The engines take them in the type each kernel needs.
+        choices = np.asarray(self.choices).reshape(-1)
+        if choices.size and choices.dtype != np.int8:
+            narrow = np.int8 if -128 <= choices.min() and choices.max() <= 127 else np.int64
+            choices = choices.astype(narrow)
+        object.__setattr__(self, "choices", choices)
+
     @functools.cached_property
     def hash(self) -> str:
         """Content hash: equal tables are the same strategy, whatever file they came from.

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import sys
@@ -574,7 +575,7 @@ def test_one_against_many_is_pair_by_pair(name):
 
 
 @pytest.mark.parametrize("name", ["pig", "big-pig"])
-def test_whole_turns_give_the_values_of_the_full_sweep(name):
+def test_whole_turns_give_the_values_of_the_full_sweep(name, monkeypatch):
     """Pig and Big Pig list their turn starts, so a pair is evaluated on whole turns
     (``exact.turns``); the sweep over every state (asked for per-state values) must agree, on
     the course's strategies and on random tables."""
@@ -584,6 +585,9 @@ def test_whole_turns_give_the_values_of_the_full_sweep(name):
     rng = np.random.default_rng(7)
     tables = [builtin(rules, "hold_at:10"), builtin(rules, "hold_at:20")]
     tables += [rng.integers(0, 2, size=size) for _ in range(2)]
+    # Room for 3 states of a turn: most turns have more, so the kernel is called again with
+    # more room, and must give the same values.
+    monkeypatch.setattr("hogbench.exact.turns.FIRST_ROOM", 3)
     for ta, tb in itertools.combinations(tables, 2):
         a, b = exact.table_policy(m, ta), exact.table_policy(m, tb)
         by_turns = exact.evaluate_policies(rules, a, b)
@@ -591,3 +595,27 @@ def test_whole_turns_give_the_values_of_the_full_sweep(name):
         assert by_turns.v_a is None and swept.v_a is not None
         assert by_turns.first == pytest.approx(swept.first, abs=TOL)
         assert by_turns.second == pytest.approx(swept.second, abs=TOL)
+        # A table as kept (int8, see DecisionTable) gives the same values without a copy.
+        kept = exact.evaluate(rules, ta.astype(np.int8), tb.astype(np.int8))
+        assert (kept.first, kept.second) == pytest.approx((swept.first, swept.second), abs=TOL)
+
+
+def test_tables_are_kept_narrow_and_keep_their_identity():
+    """A decision table keeps its choices in int8 (a Big Pig table is 2 MB, not 17), its hash
+    is that of the same choices in int64 (so cached entries and stored pairs keep their keys),
+    and choices outside int8 are kept in int64 rather than wrapped."""
+    from hogbench.tables import DecisionTable
+
+    rules = get_rules("hog-su21")
+    wide = np.arange(10_000, dtype=np.int64) % 11
+    narrow = DecisionTable(rules.name, rules.goal, wide)
+    assert narrow.choices.dtype == np.int8 and np.array_equal(narrow.choices, wide)
+    before = hashlib.sha256(f"{rules.name}:{rules.goal}:".encode() + wide.tobytes()).hexdigest()
+    assert narrow.hash == before[:16]
+    big = DecisionTable(rules.name, rules.goal, np.array([0, 300, -5]))
+    assert big.choices.dtype == np.int64 and big.choices.tolist() == [0, 300, -5]
+    table = builtin(rules, "always_roll:6")
+    assert table.dtype == np.int8
+    assert exact.evaluate(rules, table, table).first == pytest.approx(
+        exact.evaluate(rules, table.astype(np.int64), table.astype(np.int64)).first, abs=0
+    )

@@ -40,6 +40,7 @@ TIE_MARGIN = 1e-12
 # Only reassociation: lets sums be split into partial sums; results move by ~1e-16.
 _FAST = {"reassoc", "nsz"}
 
+I1 = types.int8[::1]
 I4 = types.int32[::1]
 I8 = types.int64[::1]
 F8 = types.float64[::1]

@@ -384,6 +384,11 @@ def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
     """Exact chances that strategy A (decision table) beats strategy B, in both seatings."""
     m = rules.model
+    if m.turn_starts is not None:  # whole turns take tables as kept (int8), not copied to int64
+        from hogbench.exact.turns import evaluate_turns
+
+        a, b = (Policy(np.asarray(t).reshape(-1), m.observation) for t in (table_a, table_b))
+        return evaluate_turns(rules, a, b)
     return evaluate_policies(rules, table_policy(m, table_a), table_policy(m, table_b))
 
 

@@ -11,9 +11,9 @@ tables is then evaluated on those rows, level by level as the engine's sweeps go
 hands the round back to its start, so levels are cyclic, and extrapolated as in
 ``evaluation``).
 
-A table's turn rows take some megabytes and a fraction of a second to make, and are kept (a
-few per model), so a tournament makes them once per entrant; the model's full rows, which
-``solve`` uses, are never built for it.
+A table's turn rows take some megabytes and a fraction of a second to make, and are kept (up
+to KEPT_BYTES per model), so a tournament of a dozen makes them about once per entrant; the
+model's full rows, which ``solve`` uses, are never built for it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
     _FAST,
     F8,
+    I1,
     I4,
     I8,
     MAX_SWEEPS,
@@ -41,8 +42,12 @@ from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, widest_roll
 
-#: Tables whose turn rows a model keeps (a tournament's worker plays one entrant against many).
-KEPT_TABLES = 32
+#: Room for the states of one turn, grown when a turn has more (a few hundred in Big Pig).
+FIRST_ROOM = 1024
+#: Turn rows a model keeps, most recently used first (a tournament's worker plays one entrant
+#: against many): a Big Pig table's take 5.7 MB, so this is 11 tables, within a worker's
+#: 300 MB; rows of one pair are always kept.
+KEPT_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -59,84 +64,109 @@ class TurnRows:
 
 
 @kernel(
-    types.Tuple((F8, I8, I8, F8))(RULES, I8, I4, I4, I8, I8, I8),
+    types.Tuple((F8, I8, I4, F8))(RULES, I8, I1, I8, types.int64, I8),
     fastmath=_FAST,
 )
-def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
-    """Each turn start's turn under TABLE (choice table[index[x]] at state x), followed through
-    its rolls in decreasing position (a roll's successor lies earlier in the order) to the
-    distribution of its ends. STOP[0] is set to a state whose roll leads outside its turn or
-    back in it (the model does not have the shape this evaluation needs), else left -1.
+def _turn_rows(rules, turn_starts, table, index, room, stop):
+    """Each turn start's turn under TABLE (choice table[index[x]] at state x; int8, as tables
+    are kept: a Big Pig table is 4.5 million choices), followed through its rolls to the
+    distribution of its ends. STOP[0] is set to a state whose roll leads back into its turn or
+    to another turn's start, or hands the turn to a state no turn begins in (the model does
+    not have the shape this evaluation needs), else left -1.
 
     One turn's states are a few hundred of the model's millions: they are numbered as found
-    (LOCAL, state -> number, -1 elsewhere, reset after each turn), and the turn's arrays are
-    that small, growing when a turn needs more (a worker keeps little beside its model)."""
+    (LOCAL, state -> number, reset after each turn; -2 - i at turn start i, -1 elsewhere), and
+    the turn's arrays have ROOM for that many: STOP[0] is set to -2 if a turn has more (call
+    again with more room). A worker keeps little beside its model, and no state array outlives
+    the call. The arrays do not grow inside the loop: reallocating them there made numba's code
+    twice as slow (measured). A turn's chances are carried forward from a state once every roll
+    into it has been (WAITING counts those left), so no order of the model's states is needed;
+    a state still waiting at the end lies on a loop."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
-    n_states = len(position)
     n_turns = len(turn_starts)
-    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
-    local = np.full(n_states, -1, dtype=np.int32)
-    found = np.empty(1024, dtype=np.int64)  # the current turn's states, in the order found
+    outcomes = np.empty((room, widest_roll(dist_ptr)), dtype=np.int64)  # each found state's
+    kind_of = np.empty(room, dtype=np.int64)  # roll kind and outcomes, resolved once
+    local = np.full(len(index), -1, dtype=np.int32)
+    for i in range(n_turns):
+        local[turn_starts[i]] = -2 - i
+    found = np.empty(room, dtype=np.int64)  # the current turn's states, in the order found
+    waiting = np.zeros(len(found), dtype=np.int64)  # rolls into each not yet carried forward
+    ready = np.empty(len(found), dtype=np.int64)  # found states in the order carried forward
     mass = np.zeros(len(found))  # chance of reaching each of them
     handed = np.zeros(n_turns)  # chance of handing the turn on to each turn start
     ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
     const = np.zeros(n_turns)
     ptr = np.zeros(n_turns + 1, dtype=np.int64)
-    to = np.empty(max(16, 8 * n_turns), dtype=np.int64)
+    to = np.empty(max(16, 8 * n_turns), dtype=np.int32)
     p = np.empty(len(to))
     m = 0
     for i in range(n_turns):
         x0 = turn_starts[i]
-        # Find the turn's states: every state a roll of this table leads to without ending it.
+        # Find the turn's states (every state a roll of this table leads to without ending
+        # the turn) and count the rolls into each.
         n_found = 1
         found[0] = x0
         local[x0] = 0
+        waiting[0] = 0
         j = 0
         while j < n_found:
             x = found[j]
-            j += 1
-            c = table[index[x]]
+            codes = outcomes[j]
+            c = np.int64(table[index[x]])
             k = roll_kind(params, x, c)
+            kind_of[j] = k
+            j += 1
             lo, hi = dist_ptr[k], dist_ptr[k + 1]
             resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             for d in range(hi - lo):
                 code = codes[d]
                 if code & 7 == SAME:
                     y = code >> 3
-                    if position[y] >= position[x] or start_index[y] >= 0:
+                    if local[y] < -1:  # a roll may not begin another turn
                         stop[0] = x
                         return const, ptr, to, p
-                    if local[y] < 0:
-                        if n_found == len(found):
-                            found = np.concatenate((found, np.empty(n_found, dtype=np.int64)))
-                            mass = np.zeros(len(found))
+                    if local[y] == -1:
+                        if n_found == room:
+                            stop[0] = -2
+                            return const, ptr, to, p
                         local[y] = n_found
                         found[n_found] = y
+                        waiting[n_found] = 0
                         n_found += 1
-        # Carry the turn's chances forward, in the order's reverse (successors come first).
-        order_found = np.argsort(-position[found[:n_found]])
+                    waiting[local[y]] += 1
+        if waiting[0] > 0:
+            stop[0] = x0
+            return const, ptr, to, p
+        # Carry the turn's chances forward, each state once all rolls into it are carried.
         mass[0] = 1.0
+        ready[0] = 0
+        n_ready = 1
+        r = 0
         win = 0.0
         n_ended = 0
-        for r in range(n_found):
-            x = found[order_found[r]]
-            here = mass[local[x]]
-            if here == 0.0:
-                continue
-            c = table[index[x]]
-            k = roll_kind(params, x, c)
+        while r < n_ready:
+            lx = ready[r]
+            r += 1
+            here = mass[lx]
+            k = kind_of[lx]
+            codes = outcomes[lx]
             lo, hi = dist_ptr[k], dist_ptr[k + 1]
-            resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             for d in range(lo, hi):
                 code = codes[d - lo]
                 kind = code & 7
                 q = here * dist_prob[d]
                 if kind == SAME:
-                    mass[local[code >> 3]] += q
+                    ly = local[code >> 3]
+                    mass[ly] += q
+                    waiting[ly] -= 1
+                    if waiting[ly] == 0:
+                        ready[n_ready] = ly
+                        n_ready += 1
                 elif kind == OTHER:
-                    t = start_index[code >> 3]
-                    if t < 0:
-                        stop[0] = x
+                    y = code >> 3
+                    t = i if y == x0 else -2 - local[y]
+                    if t < 0:  # handed to a state no turn begins in
+                        stop[0] = found[lx]
                         return const, ptr, to, p
                     if handed[t] == 0.0:
                         ended[n_ended] = t
@@ -146,13 +176,19 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
                     win += q
                 elif kind == TIE:
                     win += 0.5 * q
+        if n_ready < n_found:  # some states were never ready: rolls loop inside the turn
+            for r in range(n_found):
+                if waiting[r] > 0:
+                    stop[0] = found[r]
+                    return const, ptr, to, p
         for r in range(n_found):
             local[found[r]] = -1
             mass[r] = 0.0
+        local[x0] = -2 - i
         # The turn's row: handing the turn on with chance q is winning with q * (1 - theirs).
         if m + n_ended > len(to):
             grown = max(2 * len(to), m + n_ended)
-            to = np.concatenate((to[:m], np.empty(grown - m, dtype=np.int64)))
+            to = np.concatenate((to[:m], np.empty(grown - m, dtype=np.int32)))
             p = np.concatenate((p[:m], np.empty(grown - m)))
         for e in range(n_ended):
             t = ended[e]
@@ -167,7 +203,7 @@ def _turn_rows(rules, turn_starts, start_index, position, table, index, stop):
 
 
 @kernel(
-    types.int64(F8, I8, I8, F8, F8, I8, I8, F8, I8, F8, types.float64),
+    types.int64(F8, I8, I4, F8, F8, I8, I4, F8, I8, F8, types.float64),
     fastmath=_FAST,
 )
 def _evaluate_turns(
@@ -205,7 +241,6 @@ def _evaluate_turns(
 class _Turns:
     """A model's turn starts as this evaluation takes them, and the tables' rows it keeps."""
 
-    start_index: np.ndarray  # state -> its index among the turn starts, -1 for the others (int32)
     level_ptr: np.ndarray  # the turn starts' levels (they come in the model's order)
     kept: OrderedDict
 
@@ -214,19 +249,23 @@ def _turns(model: GameModel) -> _Turns:
     cached = model.__dict__.get("_exact_turns")
     if cached is not None:
         return cached
+    if not -128 <= model.choices.min() <= model.choices.max() <= 127:
+        raise HogbenchError("whole turns take choices that fit in int8 (as tables are kept)")
     starts = model.turn_starts
-    start_index = np.full(model.n_states, -1, dtype=np.int32)
-    start_index[starts] = np.arange(len(starts), dtype=np.int32)
-    # Each turn start's level, from its position (not the engine's level_of: a state array
-    # that a worker would keep for this alone).
-    position = engine(model).position[starts]
-    level = np.searchsorted(model.level_ptr, position, side="right") - 1
-    if np.any(np.diff(level) < 0) or position.min() < 0:
+    # Each turn start's level, from its position in the order (found here, not from the
+    # engine's state -> position map: a state array that a worker would keep for this alone).
+    position = np.flatnonzero(np.isin(model.order, starts))
+    if len(position) != len(starts) or not np.array_equal(model.order[position], starts):
         raise HogbenchError("a model's turn starts must be played, in the order of its levels")
+    level = np.searchsorted(model.level_ptr, position, side="right") - 1
     level_ptr = np.r_[0, np.flatnonzero(np.diff(level)) + 1, len(starts)].astype(np.int64)
-    built = _Turns(start_index, level_ptr, OrderedDict())
+    built = _Turns(level_ptr, OrderedDict())
     model.__dict__["_exact_turns"] = built
     return built
+
+
+def _size(rows: TurnRows) -> int:
+    return sum(a.nbytes for a in (rows.const, rows.ptr, rows.to, rows.p))
 
 
 def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
@@ -234,15 +273,19 @@ def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
     m = rules.model
     e = engine(m)
     turns = _turns(m)
-    key = (id(policy.index), hashlib.blake2b(policy.table.tobytes(), digest_size=16).digest())
+    table = np.ascontiguousarray(policy.table, dtype=np.int8)  # no copy for a kept table
+    key = (id(policy.index), hashlib.blake2b(table.tobytes(), digest_size=16).digest())
     rows = turns.kept.get(key)
     if rows is not None:
         turns.kept.move_to_end(key)
         return rows
-    stop = np.full(1, -1, dtype=np.int64)
-    made = _turn_rows(
-        e.rules, m.turn_starts, turns.start_index, e.position, policy.table, policy.index, stop
-    )
+    room = FIRST_ROOM
+    while True:
+        stop = np.full(1, -1, dtype=np.int64)
+        made = _turn_rows(e.rules, m.turn_starts, table, policy.index, room, stop)
+        if stop[0] != -2:
+            break
+        room *= 4
     if stop[0] >= 0:
         raise HogbenchError(
             f"{rules.name}: at {rules.describe_state(int(stop[0]))} a roll leaves its turn"
@@ -250,7 +293,7 @@ def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
         )
     rows = TurnRows(*made)
     turns.kept[key] = rows
-    if len(turns.kept) > KEPT_TABLES:
+    while len(turns.kept) > 2 and sum(map(_size, turns.kept.values())) > KEPT_BYTES:
         turns.kept.popitem(last=False)
     return rows
 
@@ -270,5 +313,5 @@ def evaluate_turns(rules: RuleSet, a: Policy, b: Policy) -> SeatValues:
             f"{rules.name}: values did not converge within {MAX_SWEEPS} sweeps at level {stuck}"
             " (a pair of strategies that can loop forever without progress?)"
         )
-    at = int(turns.start_index[m.start])
+    at = int(np.flatnonzero(m.turn_starts == m.start)[0])
     return SeatValues(first=float(w[2 * at]), second=float(1.0 - w[2 * at + 1]), v_a=None, v_b=None)

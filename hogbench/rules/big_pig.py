@@ -342,12 +342,14 @@ class BigPig(RuleSet):
         del key, t, seat
         order = live[order].astype(np.int64)
         del live
-        canonical = np.arange(n_obs, dtype=np.int64)
-        canonical += np.where((canonical // cap) % (cap + 1) >= goal, n_obs, 0)
+        # An observation's state in the first seat, or the second where its opponent's score
+        # is past the goal. 32 bits, like the temporaries: a worker holds this model.
+        canonical = np.arange(n_obs, dtype=np.int32)
+        canonical[(canonical // cap) % (cap + 1) >= goal] += n_obs
         return GameModel(
             n_states=2 * n_obs,
             start=0,
-            observation=np.arange(2 * n_obs, dtype=np.int64) % n_obs,
+            observation=np.tile(np.arange(n_obs, dtype=np.int64), 2),  # the seat is not seen
             order=order,
             level_ptr=level_ptr,
             cyclic=True,
