@@ -292,7 +292,7 @@ def load_slots(
     """
 
     def one(item: Entry | str) -> Slot:
-        entry = item if isinstance(item, Entry) else Entry(item)
+        entry = _entry(item)
         spec = entry.spec
         fallback = clean_name(entry.name or spec, None)
         if progress is not None:
@@ -333,6 +333,19 @@ def load_slots(
     _unique_names(slots)
     _flag_copies(slots)
     return slots
+
+
+def _entry(item: Entry | str) -> Entry:
+    """An entrant named by a string, found as the command line finds it: a file entrant sees
+    itself alone, never the files beside it (which may be its classmates')."""
+    if isinstance(item, Entry):
+        return item
+    try:
+        found = discover([item], Path.cwd())
+    except UsageError:
+        return Entry(item)  # the problem is reported when it is loaded
+    # Named as the caller named it (discovery would shorten the path).
+    return dataclasses.replace(found[0], spec=item) if len(found) == 1 else Entry(item)
 
 
 def live_policy(reason: str) -> str:

@@ -101,6 +101,17 @@ def test_an_entrant_cannot_copy_a_classmates_strategy(tmp_path):
     assert slots["alice.py"].name == "Alice"
 
 
+def test_entrants_named_one_by_one_in_the_python_api_are_sealed_off_too(tmp_path):
+    """A Tournament built from file paths (not a folder) must not hand each file its
+    neighbours: they are classmates, not the student's own helpers."""
+    subs = tmp_path / "subs"
+    files = [write(subs / "alice.py", ALICE), write(subs / "copycat.py", COPYCAT)]
+    slots = {Path(s.spec).name: s for s in tm.load_slots([str(f) for f in files], RULES)}
+    assert slots["copycat.py"].entrant is None
+    assert "No module named 'alice'" in slots["copycat.py"].disqualified
+    assert slots["alice.py"].entrant is not None
+
+
 def test_per_student_folders_are_entrants_named_after_the_student(tmp_path):
     subs = tmp_path / "export"
     write(subs / "alice" / "hog.py", "from helper import CHOICE\n" + FIVE.replace("5", "CHOICE"))
