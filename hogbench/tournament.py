@@ -55,8 +55,10 @@ BACKENDS = ("local", "dask")
 DEFAULT_GAMES = 10_000
 DEFAULT_LIVE_BUDGET = 120.0
 #: Most pairs in one joblib task: enough to make the task overhead small against the engine's
-#: time per pair, few enough that the progress bar moves and the work spreads over workers.
-MAX_BATCH = 256
+#: time per pair, few enough that the progress bar moves and the work spreads over workers. A
+#: batch is a tile of the pair matrix, 32 by 32 here: the engine plays one entrant against 32
+#: at once, 10% faster per pair than against 16 (hog-su21, measured).
+MAX_BATCH = 1024
 #: About what starting local worker processes costs (imports, compiled code, the model).
 WORKER_START_SECONDS = 3.0
 
