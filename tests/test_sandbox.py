@@ -379,6 +379,15 @@ def test_the_worker_picks_the_strategy_as_the_rules_say():
         " arguments (more_boar: the course's, not strategies)"
     )
     assert pick({"mine": two}, "absent") == "no function named 'absent'"
+    # Every Hog term's list holds the commentary functions, defined by a term or not.
+    from hogbench.rules import course_functions_not_strategies
+
+    for term in ("hog-su21", "hog-fa13", "hog-fa23"):
+        listed = course_functions_not_strategies(term)
+        assert pick({"say_scores": two, "both": other, "mine": two}, not_strategies=listed) == (
+            "mine"
+        )
+    assert course_functions_not_strategies("pig") == frozenset()
 
 
 def test_check_command(arena, bwrap):

@@ -155,9 +155,20 @@ def other_terms(rules_name: str, defined: Iterable[str]) -> tuple[list[str], lis
     return [name for name, n in matches.items() if n == best], sorted(foreign)
 
 
+#: The course's commentary functions (see ``hogbench.commentary``), which a student's hog.py of
+#: any term since they came in may define: silence, say_scores and both take two scores.
+COMMENTARY_FUNCTIONS = frozenset(
+    {"silence", "say_scores", "announce_lead_changes", "announce_highest", "both"}
+)
+
+
 def course_functions_not_strategies(rules_name: str) -> frozenset[str]:
     """The course functions of a Hog rule set that are not strategies (its rule functions,
-    ``take_turn``, ``play``...): a file without ``final_strategy`` whose one function of two
-    scores is, say, ``more_boar`` has no strategy. Empty for other rule sets."""
+    ``take_turn``, ``play``, the commentary functions...): a file without ``final_strategy``
+    whose one function of two scores is, say, ``more_boar`` or ``say_scores`` has no strategy.
+    Empty for other rule sets."""
     functions, _ = _term_functions()
-    return frozenset(n for n in functions.get(rules_name, ()) if not n.endswith("strategy"))
+    if rules_name not in functions:
+        return frozenset()
+    named = functions[rules_name] | COMMENTARY_FUNCTIONS
+    return frozenset(n for n in named if not n.endswith("strategy"))
