@@ -178,3 +178,26 @@ def test_an_entry_is_keyed_on_every_module_of_the_rule_sets_class(root, monkeypa
         "hogbench.rules._swap_term",
     } <= set(hashed)
     assert {"hogbench.rules.base", "hogbench.simulate"} <= set(hashed)
+
+
+def test_a_large_rule_sets_built_ins_are_made_once(root, monkeypatch):
+    """Big Pig's built-in tables (2.3 million calls, 2 s each) are kept: the second load reads
+    the same table from the cache and calls the strategy nowhere; a small rule set's are made
+    in-process every time, without an entry."""
+    from hogbench import loading
+    from hogbench.rules import get_rules
+
+    rules = get_rules("big-pig")
+    made = loading.load_entrant("hold_at:20", rules).table
+    assert list((root / "builtin-tables").iterdir())
+
+    def refuse(*args):
+        raise AssertionError("made again")
+
+    monkeypatch.setattr(loading, "tabulate", refuse)
+    kept = loading.load_entrant("hold_at:20", rules).table
+    assert kept.hash == made.hash and np.array_equal(kept.choices, made.choices)
+    with pytest.raises(AssertionError, match="made again"):  # another built-in is made
+        loading.load_entrant("hold_at:25", rules)
+    with pytest.raises(AssertionError, match="made again"):  # and a small rule set's always
+        loading.load_entrant("always_roll:4", get_rules("hog-su21"))

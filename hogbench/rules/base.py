@@ -409,8 +409,10 @@ class RuleSet:
         return (self.goal, self.goal)
 
     def observations(self) -> Iterator[tuple]:
-        """The argument tuples a strategy is called with, in decision-table order."""
-        return iter(np.ndindex(*self.obs_shape))
+        """The argument tuples a strategy is called with, in decision-table order (numpy's
+        ndindex order, which is itertools.product's: three times faster for Big Pig's 2.3
+        million)."""
+        return itertools.product(*map(range, self.obs_shape))
 
     def obs_args(self, index: int) -> tuple:
         """The argument tuple for one flat decision-table index."""
