@@ -69,7 +69,7 @@ class TurnRows:
 )
 def _turn_rows(rules, turn_starts, table, index, room, stop):
     """Each turn start's turn under TABLE (choice table[index[x]] at state x; int8, as tables
-    are kept: a Big Pig table is 4.5 million choices), followed through its rolls to the
+    are kept: a Big Pig table is 2.3 million choices), followed through its rolls to the
     distribution of its ends. STOP[0] is set to a state whose roll leads back into its turn or
     to another turn's start, or hands the turn to a state no turn begins in (the model does
     not have the shape this evaluation needs), else left -1.
@@ -269,7 +269,7 @@ def _size(rows: TurnRows) -> int:
 
 
 def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
-    """POLICY's turn rows, made once and kept (a few tables per model)."""
+    """POLICY's turn rows, made once and kept (up to KEPT_BYTES per model)."""
     m = rules.model
     e = engine(m)
     turns = _turns(m)
