@@ -121,6 +121,14 @@ def play_exact_group(
     return [(v.first, v.second) for v in values]
 
 
+def opponents_at_once(rules: RuleSet) -> int | None:
+    """How many opponents a round robin should give each entrant at a time in a batch of exact
+    pairs (None: all), as the engine keeps its work (``exact.opponents_at_once``)."""
+    from hogbench import exact
+
+    return exact.opponents_at_once(rules)
+
+
 ExactValues = tuple[float, float, tuple[float, float] | None]
 #: The modules an exact pair's values come from, besides the rule set's: a kept pair never
 #: outlives them (see ``cache.table_entry``).

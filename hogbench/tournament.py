@@ -35,7 +35,7 @@ from hogbench.discovery import Entry, discover
 from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
-from hogbench.pairs import decision_z, play_exact_group, play_pair, player_of
+from hogbench.pairs import decision_z, opponents_at_once, play_exact_group, play_pair, player_of
 from hogbench.players import Player, TablePlayer
 from hogbench.processes import die_with_parent
 from hogbench.rules import DEFAULT_RULES, resident
@@ -468,10 +468,26 @@ def _play_exact(
     rules: RuleSet, players: dict[str, Player], keys: list[PairKey]
 ) -> list[PairResult | PairFailure]:
     """Exact pairs, an entrant's pairs together: one pass of the engine serves one entrant
-    against all its opponents in the batch (``pairs.play_exact_group``)."""
-    by_a: dict[str, list[PairKey]] = {}
-    for key in keys:
-        by_a.setdefault(key.a, []).append(key)
+    against its opponents in the batch (``pairs.play_exact_group``), as many at a time as the
+    engine asks (``pairs.opponents_at_once``)."""
+    if not keys:
+        return []
+    opponents = list(dict.fromkeys(key.b for key in keys))
+    at_once = opponents_at_once(rules) or len(opponents)
+    results: list[PairResult | PairFailure] = []
+    for lo in range(0, len(opponents), at_once):
+        block = set(opponents[lo : lo + at_once])
+        by_a: dict[str, list[PairKey]] = {}
+        for key in keys:
+            if key.b in block:
+                by_a.setdefault(key.a, []).append(key)
+        results += _play_exact_groups(rules, players, by_a)
+    return results
+
+
+def _play_exact_groups(
+    rules: RuleSet, players: dict[str, Player], by_a: dict[str, list[PairKey]]
+) -> list[PairResult | PairFailure]:
     results: list[PairResult | PairFailure] = []
     for a, group in by_a.items():
         start = time.perf_counter()

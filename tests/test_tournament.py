@@ -343,6 +343,47 @@ def test_a_batch_takes_read_only_tables():
     assert isinstance(result, PairResult) and 0 < result.first < 1
 
 
+def test_a_whole_turn_batch_meets_its_opponents_in_blocks(monkeypatch):
+    """Pig keeps a few tables' turn rows: a batch gives each entrant a block of opponents at a
+    time, so a table's turns are made about once per block, not once per pair, and the values
+    are the pair-by-pair ones."""
+    from hogbench import exact
+    from hogbench.exact import turns
+
+    rules = get_rules("pig", 30)
+    entrants = [tm.load_entrant(f"hold_at:{n}", rules) for n in (5, 8, 10, 12, 15, 18, 20, 25)]
+    players = {e.key: TablePlayer(e.table.choices) for e in entrants}
+    # A tile of the pair matrix, as make_batches cuts: four entrants against four others.
+    keys = [
+        PairKey(rules.key, a.key, b.key, "exact", 0, 0) for a in entrants[:4] for b in entrants[4:]
+    ]
+    assert exact.opponents_at_once(rules) >= 10  # the real budget keeps every table here
+    sizes = [turns._size(turns.turn_rows(rules, exact.table_policy(rules.model, e.table.choices)))
+             for e in entrants]  # fmt: skip
+    monkeypatch.setattr(turns, "KEPT_BYTES", 4 * max(sizes))  # 4 tables kept
+    made = []
+    real = turns._turn_rows
+    monkeypatch.setattr(turns, "_turn_rows", lambda *args: made.append(1) or real(*args))
+
+    def play(at_once):
+        monkeypatch.setattr(turns, "opponents_at_once", lambda model: at_once)
+        turns._turns(rules.model).kept.clear()
+        made.clear()
+        return {r.key: r for r in tm.play_batch(rules, players, keys)}, len(made)
+
+    results, in_blocks = play(2)
+    _, all_at_once = play(len(entrants))
+    # Four tables kept: in blocks of two, each opponent's turns are made once and each
+    # entrant's once a block; all at once, entrants cycle through four opponents and most
+    # turns are made again (in a 32 by 32 tile of Big Pig, 1056 against 160).
+    assert in_blocks == 4 + 4 * 2 < all_at_once
+    assert len(results) == len(keys) == 16
+    for key in keys:
+        want = exact.evaluate(rules, players[key.a].choices, players[key.b].choices)
+        assert results[key].first == pytest.approx(want.first, abs=1e-12)
+        assert results[key].second == pytest.approx(want.second, abs=1e-12)
+
+
 def test_batches_send_each_table_once_and_tile_the_matrix():
     keys = [PairKey("r", f"{i:03}", f"{j:03}", "exact", 0, 0) for i in range(20) for j in range(i)]
     batches = tm.make_batches(keys, {"005"}, 16)

@@ -66,6 +66,7 @@ from hogbench.exact.evaluation import (
     evaluate,
     evaluate_many,
     evaluate_policies,
+    opponents_at_once,
     state_policy,
     table_policy,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "evaluate_many",
     "evaluate_policies",
     "observation_values",
+    "opponents_at_once",
     "reach",
     "solve",
     "state_policy",

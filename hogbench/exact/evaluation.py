@@ -417,6 +417,19 @@ def evaluate_many(
     ]
 
 
+def opponents_at_once(rules: RuleSet) -> int | None:
+    """How many opponents a round robin should give each entrant at a time (None: all of a
+    batch). Whole-turn models (Pig, Big Pig) keep a few tables' turn rows, so each entrant
+    meets a block of that many before the next block, and each table's turns are made about
+    once per block instead of once per pair."""
+    m = rules.model
+    if m.turn_starts is None:
+        return None
+    from hogbench.exact import turns
+
+    return turns.opponents_at_once(m)
+
+
 def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = False) -> SeatValues:
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model

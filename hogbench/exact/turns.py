@@ -45,9 +45,9 @@ from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, wides
 #: Room for the states of one turn, grown when a turn has more (a few hundred in Big Pig).
 FIRST_ROOM = 1024
 #: Turn rows a model keeps, most recently used first (a tournament's worker plays one entrant
-#: against many): a Big Pig table's take 5.7 MB, so this is 11 tables, within a worker's
+#: against many): a Big Pig table's take 5.7 MB, so this is 7 tables, within a worker's
 #: 300 MB; rows of one pair are always kept.
-KEPT_BYTES = 64 << 20
+KEPT_BYTES = 40 << 20
 
 
 @dataclass(frozen=True)
@@ -262,6 +262,18 @@ def _turns(model: GameModel) -> _Turns:
     built = _Turns(level_ptr, OrderedDict())
     model.__dict__["_exact_turns"] = built
     return built
+
+
+#: Ends of a turn in a table's turn rows, per turn start, about (Big Pig: 17.5, measured).
+ENDS_PER_TURN = 18
+
+
+def opponents_at_once(model: GameModel) -> int:
+    """How many opponents an entrant should meet before the next entrant meets them, so that
+    their turn rows are still kept: the tables whose rows fit KEPT_BYTES, less two (the
+    entrant's, and the previous entrant's, which is not the least recently used)."""
+    per_table = len(model.turn_starts) * (16 + 12 * ENDS_PER_TURN)
+    return max(1, KEPT_BYTES // per_table - 2)
 
 
 def _size(rows: TurnRows) -> int:
