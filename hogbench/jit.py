@@ -37,8 +37,13 @@ class Compiled:
     functions as arguments, and what gives a rule function the fixed type the engines take.
     """
 
-    def __init__(self, func: Callable, signature: Any, options: dict, kernel: bool) -> None:
+    def __init__(
+        self, func: Callable, signature: Any, options: dict, kernel: bool, arrays: bool = False
+    ) -> None:
         self.func, self.signature, self.options, self.kernel = func, signature, options, kernel
+        #: Called from Python, the function also answers for a numpy array of states at once
+        #: (see ``jit``).
+        self.arrays = arrays
         self._dispatcher: Any = None
         self._ready = False
         functools.update_wrapper(self, func)
@@ -96,9 +101,16 @@ def _register_with_numba() -> None:
         return typeof_impl(value.dispatcher, context)
 
 
-def jit(signature: Callable | None = None, **options: Any) -> Callable[[Callable], Compiled]:
-    """A function for compiled code; called from Python it runs as plain Python."""
-    return lambda func: Compiled(func, signature, options, kernel=False)
+def jit(
+    signature: Callable | None = None, *, arrays: bool = False, **options: Any
+) -> Callable[[Callable], Compiled]:
+    """A function for compiled code; called from Python it runs as plain Python.
+
+    ARRAYS: a rule function (roll_kind or resolve) written without branches on the state (with
+    ``rules.base.where``), so that called from Python with a numpy array of states, one choice
+    and one value, it returns every state's answer (or one answer for all). The Monte Carlo
+    engine then builds a table's rows with numpy, and a duel compiles nothing."""
+    return lambda func: Compiled(func, signature, options, kernel=False, arrays=arrays)
 
 
 def kernel(signature: Callable, **options: Any) -> Callable[[Callable], Compiled]:

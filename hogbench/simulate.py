@@ -36,6 +36,7 @@ from hogbench.rules.base import (
     SAME,
     TIE,
     WIN,
+    GameModel,
     RuleSet,
     rule_function_types,
 )
@@ -102,6 +103,31 @@ def _outcome_codes(roll_kind, resolve, params, dist_ptr, dist_value, observation
     return kinds, codes
 
 
+def _outcome_codes_of_arrays(m: GameModel, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What ``_outcome_codes`` returns, from rule functions that take arrays of states
+    (``jit(arrays=True)``): one call per choice, roll kind and value, each for all the states
+    that share them, instead of one per state. numpy alone, so a duel compiles nothing."""
+    n = len(m.observation)
+    states = np.arange(n, dtype=np.int64)
+    choices = table[m.observation]
+    kinds = np.empty(n, dtype=np.int64)
+    for choice in np.unique(choices):
+        at = states[choices == choice]
+        kinds[at] = m.roll_kind(m.params, at, int(choice))
+    width = m.dist_ptr[kinds + 1] - m.dist_ptr[kinds]
+    first = np.zeros(n + 1, dtype=np.int64)  # each state's first code
+    np.cumsum(width, out=first[1:])
+    codes = np.empty(first[-1], dtype=np.int64)
+    n_kinds = len(m.dist_ptr) - 1
+    groups = choices * n_kinds + kinds
+    for group in np.unique(groups):
+        at = states[groups == group]
+        choice, kind = divmod(int(group), n_kinds)
+        for j, d in enumerate(range(m.dist_ptr[kind], m.dist_ptr[kind + 1])):
+            codes[first[at] + j] = m.resolve(m.params, at, choice, int(m.dist_value[d]))
+    return kinds, codes
+
+
 def _alias_tables(dist_ptr: np.ndarray, dist_prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Walker's alias table of every distribution row (Vose's construction): for value d,
     keep[d] (in units of 2**-53) of its slot is its own, the rest goes to the value at index
@@ -132,10 +158,13 @@ def _alias_rows(rules: RuleSet, table: np.ndarray) -> Rows:
     its slots' shares and aliases from its roll kind's alias table, which is the same for
     every state of that kind."""
     m = rules.model
-    roll_kind, resolve = compiled(m.roll_kind), compiled(m.resolve)
-    kinds, own = _outcome_codes(
-        roll_kind, resolve, m.params, m.dist_ptr, m.dist_value, m.observation, table
-    )
+    if getattr(m.roll_kind, "arrays", False) and getattr(m.resolve, "arrays", False):
+        kinds, own = _outcome_codes_of_arrays(m, table)
+    else:
+        roll_kind, resolve = compiled(m.roll_kind), compiled(m.resolve)
+        kinds, own = _outcome_codes(
+            roll_kind, resolve, m.params, m.dist_ptr, m.dist_value, m.observation, table
+        )
     keep_of, alias_of = _alias_tables(m.dist_ptr, m.dist_prob)
     width = m.dist_ptr[kinds + 1] - m.dist_ptr[kinds]
     ptr = np.zeros(len(kinds) + 1, dtype=np.int64)

@@ -47,6 +47,8 @@ from hogbench.rules.base import (
     resolve_signature,
     roll_kind_signature,
     score_sum_model,
+    turn_end,
+    where,
 )
 from hogbench.rules.hog_contest import always_roll as always_roll_or_exchange
 
@@ -185,49 +187,41 @@ def _turn(params, exchanged, score, opponent, choice, value):
     scores swapped."""
     goal = params[0]
     points = params[1 + opponent] if choice == 0 else value
-    score += points
+    score = score + points
     swap = params[1 + goal + score * goal + opponent] != 0
     exchanged = 1 - exchanged if choice == EXCHANGE else exchanged
-    return (opponent if swap else score), (score if swap else opponent), exchanged, points, swap
+    return where(swap, opponent, score), where(swap, score, opponent), exchanged, points, swap
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _resolve(params, state, choice, value):
     goal = params[0]
     score, opponent, _, _, _ = _turn(params, 0, state // goal, state % goal, choice, value)
-    if score >= goal:
-        return WIN
-    if opponent >= goal:  # a swap handed the opponent the goal
-        return LOSE
-    return outcome(opponent * goal + score, OTHER)
+    return turn_end(goal, score, opponent, outcome(opponent * goal + score, OTHER))
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _exchange_resolve(params, state, choice, value):
     goal = params[0]
     area = goal * goal
     exchanged, scores = state // area, state % area
     turn = _turn(params, exchanged, scores // goal, scores % goal, choice, value)
     score, opponent, exchanged, _, _ = turn
-    if score >= goal:
-        return WIN
-    if opponent >= goal:
-        return LOSE
-    return outcome(exchanged * area + opponent * goal + score, OTHER)
+    return turn_end(
+        goal, score, opponent, outcome(exchanged * area + opponent * goal + score, OTHER)
+    )
 
 
-@jit(roll_kind_signature)
+@jit(roll_kind_signature, arrays=True)
 def wild_roll_kind(params, state, choice):
     """Hog wild: four-sided dice where the wild table, at the end of the params, says so."""
     goal = params[0]
     if choice == 0:
         return MAX_DICE
-    if params[len(params) - goal * goal + state]:
-        return WILD_KINDS + choice - 1
-    return choice - 1
+    return where(params[len(params) - goal * goal + state] != 0, WILD_KINDS, 0) + choice - 1
 
 
-@jit(roll_kind_signature)
+@jit(roll_kind_signature, arrays=True)
 def _exchange_roll_kind(params, state, choice):
     goal = params[0]
     area = goal * goal
@@ -236,7 +230,7 @@ def _exchange_roll_kind(params, state, choice):
     if choice == EXCHANGE:
         return EXCHANGE_KIND
     variant = 2 * (state // area) + params[len(params) - area + state % area]
-    return choice - 1 if variant == 0 else variant * MAX_DICE + choice
+    return where(variant == 0, choice - 1, variant * MAX_DICE + choice)
 
 
 def variant_of(kind: int) -> int:

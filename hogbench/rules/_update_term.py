@@ -47,6 +47,7 @@ from hogbench.rules.base import (
     outcome,
     resolve_signature,
     score_sum_model,
+    where,
 )
 
 
@@ -58,7 +59,8 @@ def sow_sad(outcomes) -> int:
 
 # The engines' model: state score * goal + opponent; params [goal, top, zero[score * goal +
 # opponent] ..., after_turn[score * goal + opponent] for scores below top ..., extra_turn[score *
-# goal + opponent] ...], tables made by calling the term's course functions.
+# goal + opponent] for every score after_turn gives (0 from the goal on) ...], tables made by
+# calling the term's course functions.
 
 
 @narrated_turn
@@ -68,21 +70,19 @@ def _turn(params, score, opponent, choice, value):
     goal, top = params[0], params[1]
     points = params[2 + score * goal + opponent] if choice == 0 else value
     score = params[2 + goal * goal + (score + points) * goal + opponent]
-    extra = 2 + goal * goal + top * goal + score * goal + opponent
-    again = params[extra] != 0 if score < goal else False
+    again = params[2 + goal * goal + top * goal + score * goal + opponent] != 0
     return points, score, again
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _resolve(params, state, choice, value):
     goal = params[0]
     opponent = state % goal
     _, score, again = _turn(params, state // goal, opponent, choice, value)
-    if score >= goal:
-        return WIN
-    if again:
-        return outcome(score * goal + opponent, SAME)
-    return outcome(opponent * goal + score, OTHER)
+    goes_on = where(
+        again, outcome(score * goal + opponent, SAME), outcome(opponent * goal + score, OTHER)
+    )
+    return where(score >= goal, WIN, goes_on)
 
 
 def _unchanged(score: int, opponent_score: int) -> int:
@@ -128,8 +128,8 @@ class UpdateTerm(RuleSet):
         after = [self.after_turn(s, o) for s in range(top) for o in range(goal)]
         assert all(a >= i // goal for i, a in enumerate(after))
         extra = [
-            int(bool(self.extra_turn and self.extra_turn(s, o)))
-            for s in range(goal)
+            int(s < goal and bool(self.extra_turn and self.extra_turn(s, o)))
+            for s in range(max(after) + 1)
             for o in range(goal)
         ]
         params = [goal, top, *zero, *after, *extra]

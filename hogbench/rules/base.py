@@ -69,6 +69,21 @@ def outcome(next_state: int, kind: int) -> int:
 
 
 @jit(inline="always")
+def where(condition, if_true, if_false):
+    """``if_true if condition else if_false``, which also works elementwise on numpy arrays: a
+    rule function that chooses by the state with it (and by the choice or value, which are one
+    number, as it likes) can be called on every state at once (``jit(arrays=True)``)."""
+    return if_false + condition * (if_true - if_false)
+
+
+@jit(inline="always")
+def turn_end(goal, score, opponent, goes_on):
+    """The mover's outcome, from the mover's side of the scores after a turn: a win at the
+    goal, a loss where the turn (a swap) handed the goal to the opponent, else GOES_ON."""
+    return where(score >= goal, WIN, where(opponent >= goal, LOSE, goes_on))
+
+
+@jit(inline="always")
 def widest_roll(dist_ptr):
     """The most values any roll kind has: the size of a buffer for one choice's outcomes."""
     width = 1
@@ -86,7 +101,9 @@ def narrated_turn(func: Callable) -> Callable:
     conditional expressions (``a if c else b``) are fine, but with an ``if`` statement, ``and``,
     ``or`` or an integer division (numba checks the divisor) numba keeps a reference count on
     the array for every call (measured: a resolve four times slower). An inlined function with
-    a branch next to them does it too, even one that takes no array (``fast_divide``)."""
+    a branch next to them does it too, even one that takes no array (``fast_divide``). Choose
+    by the state with ``where`` rather than ``a if c else b``, and the engines' rule functions
+    built on the turn can take arrays of states (``jit(arrays=True)``)."""
     return jit(inline="always")(func)
 
 
@@ -225,7 +242,7 @@ def levels_by_key(
 MAX_DICE = 10  # a Hog turn rolls 0 to 10 dice
 
 
-@jit(roll_kind_signature)
+@jit(roll_kind_signature, arrays=True)
 def dice_roll_kind(params, state, choice):
     """The roll kind of a Hog turn on ``dice_rows`` and then a no-dice row: N dice is kind N - 1,
     0 dice (the term's zero-dice rule) is kind MAX_DICE."""

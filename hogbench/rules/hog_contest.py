@@ -68,6 +68,8 @@ from hogbench.rules.base import (
     outcome,
     resolve_signature,
     roll_kind_signature,
+    turn_end,
+    where,
 )
 
 GOAL_SCORE = 100
@@ -312,16 +314,15 @@ def _decode(params, state):
     return state >> 2 if pork else state, (state >> 1) & 1 if pork else 0, state & 1 if pork else 0
 
 
-@jit(roll_kind_signature)
+@jit(roll_kind_signature, arrays=True)
 def _roll_kind(params, state, choice):
     scores, used, _ = _decode(params, state)
     if choice == 0:
         return ZERO_DICE_KIND
-    if choice == PORK_CHOP:
-        if not used:
-            return CHOP_KIND
-        choice = MAX_DICE
-    return choice - 1 + (WILD_KINDS if params[BACON_AT + params[GOAL] + scores] else 0)
+    dice = where(params[BACON_AT + params[GOAL] + scores] != 0, WILD_KINDS, 0) - 1
+    if choice == PORK_CHOP:  # a Pork Chop, or 10 dice once the mover has used theirs
+        return where(used != 0, dice + MAX_DICE, CHOP_KIND)
+    return dice + choice
 
 
 @narrated_turn
@@ -334,31 +335,32 @@ def _turn(params, score, opponent, used, choice, value):
     swapped, and the gift."""
     goal = params[GOAL]
     chop = (choice == PORK_CHOP) & (used == 0)
-    points = 0 if chop else (params[BACON_AT + opponent] if choice == 0 else value)
+    points = where(chop, 0, params[BACON_AT + opponent] if choice == 0 else value)
     piggy = (params[PIGGY] != 0) & (chop == 0) & (choice != 0) & (value == 0)
-    gift = (MAX_DICE if choice == PORK_CHOP else choice) if piggy else 0
-    score += points
-    opponent += gift
+    gift = where(piggy, MAX_DICE if choice == PORK_CHOP else choice, 0)
+    score = score + points
+    opponent = opponent + gift
     swap_at = BACON_AT + goal + goal * goal + score * params[OPP_ROWS] + opponent
     swap = chop | (params[swap_at] != 0)
-    mover, other_score = (opponent if swap else score), (score if swap else opponent)
+    mover, other_score = where(swap, opponent, score), where(swap, score, opponent)
     return mover, other_score, used | chop, points, swap, gift
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _resolve(params, state, choice, value):
     goal = params[GOAL]
     scores, used, opponent_used = _decode(params, state)
     # A division, not fast_divide: its if statement would cost a reference count (narrated_turn)
     score, opponent = scores // goal, scores % goal
     score, opponent, used, _, _, _ = _turn(params, score, opponent, used, choice, value)
-    if score >= goal:
-        return WIN
-    if opponent >= goal:  # a swap (or Piggy Back) handed the opponent the goal
-        return LOSE
-    following = opponent * goal + score
-    return outcome(
-        (following << 2) | (opponent_used << 1) | used if params[PORK] else following, OTHER
+    following = opponent * goal + score  # a swap or Piggy Back may hand the opponent the goal
+    return turn_end(
+        goal,
+        score,
+        opponent,
+        outcome(
+            (following << 2) | (opponent_used << 1) | used if params[PORK] else following, OTHER
+        ),
     )
 
 

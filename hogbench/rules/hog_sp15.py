@@ -24,15 +24,14 @@ from hogbench.jit import jit
 from hogbench.rules._kit import points_event
 from hogbench.rules._swap_term import wild_roll_kind
 from hogbench.rules.base import (
-    LOSE,
     OTHER,
-    WIN,
     GameModel,
     Step,
     narrated_turn,
     outcome,
     resolve_signature,
     score_sum_model,
+    turn_end,
 )
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
     BASELINE_NUM_ROLLS,
@@ -114,22 +113,18 @@ def _turn(params, score, opponent, choice, value):
     Returns the scores after it, the points, the leader's gain and whether the mover leads."""
     goal = params[0]
     points = params[1 + opponent] if choice == 0 else value
-    score += points
+    score = score + points
     # Products with the prime table's 0 or 1 and the comparisons: faster here than selections.
     gain = points * params[1 + goal + score + opponent]
     lead, trail = score > opponent, score < opponent
     return score + gain * lead, opponent + gain * trail, points, gain * (lead | trail), lead
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _resolve(params, state, choice, value):
     goal = params[0]
     score, opponent, _, _, _ = _turn(params, state // goal, state % goal, choice, value)
-    if score >= goal:
-        return WIN
-    if opponent >= goal:  # Hogtimus prime carried the opponent to the goal
-        return LOSE
-    return outcome(opponent * goal + score, OTHER)
+    return turn_end(goal, score, opponent, outcome(opponent * goal + score, OTHER))
 
 
 class HogSp15(HogFa13):

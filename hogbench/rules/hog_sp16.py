@@ -37,10 +37,8 @@ from hogbench.jit import jit
 from hogbench.rules._kit import points_event
 from hogbench.rules._swap_term import WILD_KINDS, SwapTerm
 from hogbench.rules.base import (
-    LOSE,
     MAX_DICE,
     OTHER,
-    WIN,
     GameModel,
     dice_rows,
     narrated_turn,
@@ -48,6 +46,8 @@ from hogbench.rules.base import (
     resolve_signature,
     roll_kind_signature,
     score_sum_model,
+    turn_end,
+    where,
 )
 from hogbench.rules.hog_contest import is_prime, next_prime
 from hogbench.rules.hog_fa13 import (  # noqa: F401  (the course's names, re-exported)
@@ -144,34 +144,28 @@ def _turn(params, four, score, opponent, choice, value):
     goal = params[0]
     raw = params[1 + opponent] if choice == 0 else value
     points = params[1 + goal + raw]
-    four ^= params[1 + goal + TOP_POINTS + points]
-    score += points
+    four = four ^ params[1 + goal + TOP_POINTS + points]
+    score = score + points
     swap = params[1 + goal + 2 * TOP_POINTS + score * goal + opponent] != 0
-    return (opponent if swap else score), (score if swap else opponent), four, raw, points, swap
+    return where(swap, opponent, score), where(swap, score, opponent), four, raw, points, swap
 
 
-@jit(resolve_signature)
+@jit(resolve_signature, arrays=True)
 def _resolve(params, state, choice, value):
     goal = params[0]
     area = goal * goal
     four, scores = state // area, state % area
     turn = _turn(params, four, scores // goal, scores % goal, choice, value)
     score, opponent, four, _, _, _ = turn
-    if score >= goal:
-        return WIN
-    if opponent >= goal:
-        return LOSE
-    return outcome(four * area + opponent * goal + score, OTHER)
+    return turn_end(goal, score, opponent, outcome(four * area + opponent * goal + score, OTHER))
 
 
-@jit(roll_kind_signature)
+@jit(roll_kind_signature, arrays=True)
 def _roll_kind(params, state, choice):
     goal = params[0]
     if choice == 0:
         return MAX_DICE
-    if state >= goal * goal:
-        return WILD_KINDS + choice - 1
-    return choice - 1
+    return where(state >= goal * goal, WILD_KINDS, 0) + choice - 1
 
 
 class HogSp16(SwapTerm):
