@@ -39,8 +39,17 @@ from hogbench.exact.core import (
 )
 from hogbench.exact.evaluation import Policy, SeatValues, _extrapolation_step, _level_width
 from hogbench.exact.rows import engine
-from hogbench.jit import kernel
-from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, widest_roll
+from hogbench.jit import jit, kernel
+from hogbench.rules.base import (
+    OTHER,
+    SAME,
+    TIE,
+    WIN,
+    GameModel,
+    RuleSet,
+    return_freed_memory,
+    widest_roll,
+)
 
 #: Room for the states of one turn, grown when a turn has more (a few hundred in Big Pig).
 FIRST_ROOM = 1024
@@ -63,6 +72,31 @@ class TurnRows:
     p: np.ndarray
 
 
+#: An odd constant whose products mix a state's bits into the high ones (Knuth's multiplicative
+#: hashing); a hash table's slot is taken from bits 20 and up.
+HASH_MULTIPLIER = 6364136223846793005
+
+
+@jit(inline="always")
+def _hash_table(count):
+    """An empty open-addressed table for up to COUNT keys (-1 marks an empty slot), at most half
+    full, and the values beside it."""
+    size = 16
+    while size < 2 * count:
+        size *= 2
+    return np.full(size, -1, dtype=np.int64), np.empty(size, dtype=np.int64)
+
+
+@jit(inline="always")
+def _slot(keys, key):
+    """The slot of KEY in the open-addressed table KEYS, or the empty slot where it goes."""
+    mask = len(keys) - 1
+    at = ((key * HASH_MULTIPLIER) >> 20) & mask
+    while keys[at] != -1 and keys[at] != key:
+        at = (at + 1) & mask
+    return at
+
+
 @kernel(
     types.Tuple((F8, I8, I4, F8))(RULES, I8, I1, I8, types.int64, I8),
     fastmath=_FAST,
@@ -75,10 +109,10 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     not have the shape this evaluation needs), else left -1.
 
     One turn's states are a few hundred of the model's millions: they are numbered as found
-    (LOCAL, state -> number, reset after each turn; -2 - i at turn start i, -1 elsewhere), and
-    the turn's arrays have ROOM for that many: STOP[0] is set to -2 if a turn has more (call
-    again with more room). A worker keeps little beside its model, and no state array outlives
-    the call. The arrays do not grow inside the loop: reallocating them there made numba's code
+    (state -> number in a small hash table, emptied after each turn; the turn starts' numbers
+    in another), and the turn's arrays have ROOM for that many: STOP[0] is set to -2 if a turn
+    has more (call again with more room). No array over the model's states is made: one such
+    array is 18 MB in Big Pig, and a worker has 300 MB. The arrays do not grow inside the loop: reallocating them there made numba's code
     twice as slow (measured). A turn's chances are carried forward from a state once every roll
     into it has been (WAITING counts those left), so no order of the model's states is needed;
     a state still waiting at the end lies on a loop."""
@@ -86,9 +120,12 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     n_turns = len(turn_starts)
     outcomes = np.empty((room, widest_roll(dist_ptr)), dtype=np.int64)  # each found state's
     kind_of = np.empty(room, dtype=np.int64)  # roll kind and outcomes, resolved once
-    local = np.full(len(index), -1, dtype=np.int32)
+    start_keys, start_number = _hash_table(n_turns)
     for i in range(n_turns):
-        local[turn_starts[i]] = -2 - i
+        at = _slot(start_keys, turn_starts[i])
+        start_keys[at], start_number[at] = turn_starts[i], i
+    seen_keys, seen_number = _hash_table(room)  # the current turn's states
+    seen_at = np.empty(room, dtype=np.int64)  # where each is in it
     found = np.empty(room, dtype=np.int64)  # the current turn's states, in the order found
     waiting = np.zeros(len(found), dtype=np.int64)  # rolls into each not yet carried forward
     ready = np.empty(len(found), dtype=np.int64)  # found states in the order carried forward
@@ -106,7 +143,8 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
         # the turn) and count the rolls into each.
         n_found = 1
         found[0] = x0
-        local[x0] = 0
+        at = _slot(seen_keys, x0)
+        seen_keys[at], seen_number[at], seen_at[0] = x0, 0, at
         waiting[0] = 0
         j = 0
         while j < n_found:
@@ -122,18 +160,19 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                 code = codes[d]
                 if code & 7 == SAME:
                     y = code >> 3
-                    if local[y] < -1:  # a roll may not begin another turn
-                        stop[0] = x
-                        return const, ptr, to, p
-                    if local[y] == -1:
+                    at = _slot(seen_keys, y)
+                    if seen_keys[at] != y:  # found now
+                        if start_keys[_slot(start_keys, y)] == y:  # a roll may not begin a turn
+                            stop[0] = x
+                            return const, ptr, to, p
                         if n_found == room:
                             stop[0] = -2
                             return const, ptr, to, p
-                        local[y] = n_found
+                        seen_keys[at], seen_number[at], seen_at[n_found] = y, n_found, at
                         found[n_found] = y
                         waiting[n_found] = 0
                         n_found += 1
-                    waiting[local[y]] += 1
+                    waiting[seen_number[at]] += 1
         if waiting[0] > 0:
             stop[0] = x0
             return const, ptr, to, p
@@ -156,7 +195,7 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                 kind = code & 7
                 q = here * dist_prob[d]
                 if kind == SAME:
-                    ly = local[code >> 3]
+                    ly = seen_number[_slot(seen_keys, code >> 3)]
                     mass[ly] += q
                     waiting[ly] -= 1
                     if waiting[ly] == 0:
@@ -164,7 +203,8 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                         n_ready += 1
                 elif kind == OTHER:
                     y = code >> 3
-                    t = i if y == x0 else -2 - local[y]
+                    at = _slot(start_keys, y)
+                    t = start_number[at] if start_keys[at] == y else -1
                     if t < 0:  # handed to a state no turn begins in
                         stop[0] = found[lx]
                         return const, ptr, to, p
@@ -182,9 +222,8 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                     stop[0] = found[r]
                     return const, ptr, to, p
         for r in range(n_found):
-            local[found[r]] = -1
+            seen_keys[seen_at[r]] = -1
             mass[r] = 0.0
-        local[x0] = -2 - i
         # The turn's row: handing the turn on with chance q is winning with q * (1 - theirs).
         if m + n_ended > len(to):
             grown = max(2 * len(to), m + n_ended)
@@ -307,6 +346,7 @@ def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
     turns.kept[key] = rows
     while len(turns.kept) > 2 and sum(map(_size, turns.kept.values())) > KEPT_BYTES:
         turns.kept.popitem(last=False)
+    return_freed_memory()  # the rows grew by doubling, and rows given up leave holes
     return rows
 
 

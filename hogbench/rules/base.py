@@ -19,6 +19,8 @@ run as Python and numba is not started; an engine takes their compiled form with
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import functools
 import itertools
 import random
@@ -232,11 +234,27 @@ def levels_by_key(
     """
     if within is None:
         within = np.zeros_like(keys)
-    order = np.lexsort((within, -keys)).astype(np.int64)
+    order = np.lexsort((within, -keys)).astype(np.int64, copy=False)
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
     level_ptr = np.r_[starts, len(order)].astype(np.int64)
     return order, level_ptr
+
+
+#: Above this many states, building a model frees enough temporaries to be worth handing back.
+LARGE_MODEL = 1_000_000
+
+
+def return_freed_memory() -> None:
+    """Give the memory freed on the heap back to the system (glibc's malloc_trim; elsewhere
+    nothing). Building Big Pig's model frees some 100 MB of temporaries of mixed sizes, and the
+    C library keeps a third of it in holes a worker then carries for its life (measured: 236 MB
+    resident after the build, 202 MB after the trim). It takes about a millisecond."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 MAX_DICE = 10  # a Hog turn rolls 0 to 10 dice
@@ -466,7 +484,10 @@ class RuleSet:
     # -- the engines' view --------------------------------------------------------------------
     @functools.cached_property
     def model(self) -> GameModel:
-        return self.build_model()
+        model = self.build_model()
+        if model.n_states > LARGE_MODEL:
+            return_freed_memory()
+        return model
 
     def build_model(self) -> GameModel:  # pragma: no cover - every rule set overrides it
         raise NotImplementedError

@@ -325,23 +325,27 @@ class BigPig(RuleSet):
         ptr, values, probs = distribution_table([roll, {0: 1.0}])  # ROLL_ROW, HOLD_ROW
 
         n_obs = goal * (cap + 1) * cap
-        # 4.5 million states at goal 100: the arrays are worked out for the played states
-        # only, in 32 bits, so that building the model does not take twice what it keeps.
-        live = np.arange(2 * n_obs, dtype=np.int32)
-        t, o = live % cap, (live // cap) % (cap + 1)
-        s, seat = (live // (cap * (cap + 1))) % goal, live // n_obs
-        played = (s + t < cap) & ((seat == 1) | (o < goal))
-        live, t, o, s, seat = (v[played] for v in (live, t, o, s, seat))
-        del played
-        first = seat == 0
-        a = np.where(first, s, o)  # the scores of the round's first and second players
-        b = np.where(first, o, s)
-        key = np.where(a < goal, (a + b) * goal + a, 2 * goal * goal)
-        del a, b, first, o, s
-        order, level_ptr = levels_by_key(key, seat * cap - t)
-        del key, t, seat
-        order = live[order].astype(np.int64)
-        del live
+        # 4.5 million states at goal 100: the played ones are worked out one seat at a time, in
+        # 32 bits, so that building the model does not take twice what it keeps.
+        seat_states = np.arange(n_obs, dtype=np.int32)
+        live, key, within = [], [], []
+        for seat in (0, 1):
+            t, o, s = (
+                seat_states % cap,
+                (seat_states // cap) % (cap + 1),
+                seat_states // (cap * (cap + 1)),
+            )
+            played = (s + t < cap) & ((seat == 1) | (o < goal))
+            t, o, s = t[played], o[played], s[played]
+            live.append(seat_states[played] + seat * n_obs)
+            a, b = (s, o) if seat == 0 else (o, s)  # the scores of the round's 1st and 2nd
+            key.append(np.where(a < goal, (a + b) * goal + a, 2 * goal * goal))
+            within.append(seat * cap - t)
+            del t, o, s, a, b, played
+        order, level_ptr = levels_by_key(np.concatenate(key), np.concatenate(within))
+        del key, within
+        order = np.concatenate(live)[order].astype(np.int64)
+        del live, seat_states
         # An observation's state in the first seat, or the second where its opponent's score
         # is past the goal. 32 bits, like the temporaries: a worker holds this model.
         canonical = np.arange(n_obs, dtype=np.int32)
