@@ -1,4 +1,4 @@
-"""Worker processes that do not outlive hogbench.
+"""Worker processes that do not outlive hogbench, and hand back the memory they free.
 
 joblib's worker processes run batches of pairs. When hogbench is killed (kill -9, a closed
 terminal), nothing tells them; they used to go on for minutes. Each asks the kernel, once, to
@@ -8,7 +8,6 @@ be killed with the process that started it.
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import signal
 import sys
 
@@ -19,11 +18,28 @@ def die_with_parent() -> None:
     dies (Linux; elsewhere nothing happens). hogbench's own main process is left alone."""
     if not sys.platform.startswith("linux"):
         return
+    import multiprocessing  # here: the rule sets import this module, and a duel needs no more
+
     if multiprocessing.current_process().name == "MainProcess":
         return
     try:
         import ctypes
 
         ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def return_freed_memory() -> None:
+    """Give the memory freed on the heap back to the system (glibc's malloc_trim; elsewhere
+    nothing). Building Big Pig's model frees some 100 MB of temporaries of mixed sizes, and the
+    C library keeps a third of it in holes that a worker then carries for its life (measured:
+    236 MB resident after the build, 202 MB after the trim). It takes about 2 ms."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass

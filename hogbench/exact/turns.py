@@ -40,6 +40,7 @@ from hogbench.exact.core import (
 from hogbench.exact.evaluation import Policy, SeatValues, _extrapolation_step, _level_width
 from hogbench.exact.rows import engine
 from hogbench.jit import jit, kernel
+from hogbench.processes import return_freed_memory
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -47,7 +48,6 @@ from hogbench.rules.base import (
     WIN,
     GameModel,
     RuleSet,
-    return_freed_memory,
     widest_roll,
 )
 

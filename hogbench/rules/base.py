@@ -19,8 +19,6 @@ run as Python and numba is not started; an engine takes their compiled form with
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import itertools
 import random
@@ -32,6 +30,7 @@ import numpy as np
 
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.jit import jit
+from hogbench.processes import return_freed_memory
 
 # Outcome kinds returned by ``resolve``, packed as ``next_state * 8 + kind``.
 OTHER = 0  # the other player moves next, at next_state (seen from their side)
@@ -243,18 +242,6 @@ def levels_by_key(
 
 #: Above this many states, building a model frees enough temporaries to be worth handing back.
 LARGE_MODEL = 1_000_000
-
-
-def return_freed_memory() -> None:
-    """Give the memory freed on the heap back to the system (glibc's malloc_trim; elsewhere
-    nothing). Building Big Pig's model frees some 100 MB of temporaries of mixed sizes, and the
-    C library keeps a third of it in holes a worker then carries for its life (measured: 236 MB
-    resident after the build, 202 MB after the trim). It takes about a millisecond."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 MAX_DICE = 10  # a Hog turn rolls 0 to 10 dice
