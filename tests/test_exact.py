@@ -619,3 +619,23 @@ def test_tables_are_kept_narrow_and_keep_their_identity():
     assert exact.evaluate(rules, table, table).first == pytest.approx(
         exact.evaluate(rules, table.astype(np.int64), table.astype(np.int64)).first, abs=0
     )
+
+
+@pytest.mark.parametrize(
+    ("index", "period"),
+    [
+        (np.tile(np.arange(7), 3), 7),  # whole blocks
+        (np.r_[np.tile(np.arange(7), 3), 0, 1, 2], 7),  # and a part of one
+        (np.r_[np.tile(np.arange(7), 3), 0, 2], 0),  # a broken last part
+        (np.r_[np.arange(7), 6, 5, 4, 3, 2, 1, 0], 0),  # a broken whole block
+        (np.arange(10), 10),  # the identity
+    ],
+)
+def test_the_observation_period_is_found_block_by_block(index, period):
+    """An observation map that is x % P is recognised as periodic (the kernels then compute it
+    instead of reading it); any other is not. Compared block by block, not against x % P for
+    every state (72 MB in Big Pig)."""
+    from hogbench.exact.rows import _period
+
+    assert _period(index.astype(np.int64)) == period
+    assert _period(np.tile(np.arange(period or 1), 4)) == (period or 1)
