@@ -109,16 +109,20 @@ def play_pair(
     return PairPlay(False, first, second, time.perf_counter() - start, joint, decision, verdict)
 
 
-def play_exact_group(
-    rules: RuleSet, a: TablePlayer, opponents: list[TablePlayer]
-) -> list[tuple[float, float]]:
-    """A against each of OPPONENTS exactly, in one pass of the engine where the model allows
-    (A's row at a state is read once for all of them): a round robin's batches are grouped by
-    entrant this way. Each item is (A first, A second)."""
+def play_exact_grid(
+    rules: RuleSet,
+    players_a: list[TablePlayer],
+    players_b: list[TablePlayer],
+    wanted: np.ndarray,
+) -> np.ndarray:
+    """Each of PLAYERS_A against each of PLAYERS_B exactly, where WANTED[i, j] says so:
+    values[i, j] = (A first, A second), NaN elsewhere. A round robin's batch is a tile of its
+    pair matrix, and the engine plays a grid of its pairs in one pass where the model allows
+    (``exact.evaluate_grid``)."""
     from hogbench import exact
 
-    values = exact.evaluate_many(rules, a.choices, [b.choices for b in opponents])
-    return [(v.first, v.second) for v in values]
+    tables_a, tables_b = ([p.choices for p in ps] for ps in (players_a, players_b))
+    return exact.evaluate_grid(rules, tables_a, tables_b, wanted)
 
 
 def opponents_at_once(rules: RuleSet) -> int | None:

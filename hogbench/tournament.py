@@ -35,7 +35,7 @@ from hogbench.discovery import Entry, discover
 from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
-from hogbench.pairs import decision_z, opponents_at_once, play_exact_group, play_pair, player_of
+from hogbench.pairs import decision_z, opponents_at_once, play_exact_grid, play_pair, player_of
 from hogbench.players import Player, TablePlayer
 from hogbench.processes import die_with_parent
 from hogbench.rules import DEFAULT_RULES, resident
@@ -467,9 +467,9 @@ def play_batch(
 def _play_exact(
     rules: RuleSet, players: dict[str, Player], keys: list[PairKey]
 ) -> list[PairResult | PairFailure]:
-    """Exact pairs, an entrant's pairs together: one pass of the engine serves one entrant
-    against its opponents in the batch (``pairs.play_exact_group``), as many at a time as the
-    engine asks (``pairs.opponents_at_once``)."""
+    """Exact pairs, a grid at a time: the batch's entrants in the first seat by those in the
+    second (``pairs.play_exact_grid``), meeting as many opponents at a time as the engine asks
+    (``pairs.opponents_at_once``)."""
     if not keys:
         return []
     opponents = list(dict.fromkeys(key.b for key in keys))
@@ -477,31 +477,29 @@ def _play_exact(
     results: list[PairResult | PairFailure] = []
     for lo in range(0, len(opponents), at_once):
         block = set(opponents[lo : lo + at_once])
-        by_a: dict[str, list[PairKey]] = {}
-        for key in keys:
-            if key.b in block:
-                by_a.setdefault(key.a, []).append(key)
-        results += _play_exact_groups(rules, players, by_a)
+        results += _play_exact_grid(rules, players, [key for key in keys if key.b in block])
     return results
 
 
-def _play_exact_groups(
-    rules: RuleSet, players: dict[str, Player], by_a: dict[str, list[PairKey]]
+def _play_exact_grid(
+    rules: RuleSet, players: dict[str, Player], keys: list[PairKey]
 ) -> list[PairResult | PairFailure]:
-    results: list[PairResult | PairFailure] = []
-    for a, group in by_a.items():
-        start = time.perf_counter()
-        try:
-            values = play_exact_group(rules, players[a], [players[k.b] for k in group])
-        except HogbenchError:  # one pair that cannot be evaluated fails alone
-            results += [_play_exact_pair(rules, players, key) for key in group]
-            continue
-        seconds = (time.perf_counter() - start) / len(group)
-        results += [
-            PairResult(key, first, second, None, seconds)
-            for key, (first, second) in zip(group, values, strict=True)
-        ]
-    return results
+    row = {a: i for i, a in enumerate(dict.fromkeys(key.a for key in keys))}
+    column = {b: j for j, b in enumerate(dict.fromkeys(key.b for key in keys))}
+    wanted = np.zeros((len(row), len(column)), dtype=bool)
+    for key in keys:
+        wanted[row[key.a], column[key.b]] = True
+    start = time.perf_counter()
+    try:
+        seats = ([players[name] for name in names] for names in (row, column))
+        values = play_exact_grid(rules, *seats, wanted)
+    except HogbenchError:  # one pair that cannot be evaluated fails alone
+        return [_play_exact_pair(rules, players, key) for key in keys]
+    seconds = (time.perf_counter() - start) / len(keys)
+    return [
+        PairResult(key, *map(float, values[row[key.a], column[key.b]]), None, seconds)
+        for key in keys
+    ]
 
 
 def _play_exact_pair(

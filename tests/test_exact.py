@@ -556,22 +556,24 @@ def test_kernels_compile_only_their_declared_signature():
 
 
 @pytest.mark.parametrize("name", ["hog-su21", "hog-contest", "pig", "hog-fa19"])
-def test_one_against_many_is_pair_by_pair(name):
-    """evaluate_many (one pass for an entrant against all its opponents, where the model is
-    acyclic with rows; pair by pair elsewhere) gives each pair's exact values."""
+def test_a_grid_of_pairs_is_pair_by_pair(name):
+    """evaluate_grid (passes of GRID by GRID pairs where the model is acyclic with rows; pair by
+    pair elsewhere) gives each wanted pair's exact values and NaN for the others: 10 by 11
+    tables, so that passes are whole and partial, and one pass has no pair wanted."""
     rules = get_rules(name, 40)
     rng = np.random.default_rng(11)
     n = int(np.prod(rules.obs_shape))
-
-    def table():
-        return rng.choice(rules.model.choices, n)
-
-    a, bs = table(), [table() for _ in range(5)]
-    many = exact.evaluate_many(rules, a, bs)
-    for b, got in zip(bs, many, strict=True):
-        one = exact.evaluate(rules, a, b)
-        assert got.first == pytest.approx(one.first, abs=1e-12)
-        assert got.second == pytest.approx(one.second, abs=1e-12)
+    tables_a, tables_b = ([rng.choice(rules.model.choices, n) for _ in range(k)] for k in (10, 11))
+    wanted = rng.random((10, 11)) < 0.3
+    wanted[8:, :8] = False
+    wanted[9, 10] = wanted[0, 0] = True
+    if name in ("pig", "hog-fa19"):  # pair by pair: a few suffice
+        wanted[2:] = False
+    values = exact.evaluate_grid(rules, tables_a, tables_b, wanted)
+    assert np.isnan(values[~wanted]).all()
+    for i, j in zip(*np.nonzero(wanted), strict=True):
+        one = exact.evaluate(rules, tables_a[i], tables_b[j])
+        assert values[i, j] == pytest.approx([one.first, one.second], abs=1e-12)
 
 
 @pytest.mark.parametrize("name", ["pig", "big-pig"])
