@@ -7,9 +7,11 @@ readings of the same model.
 
 Two strategies given as tables play on *rows*: each state's outcomes under that strategy's
 choice, as an alias table (Walker), so a draw is one lookup whatever the number of outcomes.
-Rows are built once per (rule set, table) by a compiled kernel and kept in the disk cache; the
-games themselves run in numpy, all games of a block in step. So a warm duel never loads numba,
-whose start-up (0.7 s) would cost more than the 100,000 games. Models too large for rows
+Rows are built once per (rule set, table) and kept in the disk cache: with numpy, every state at
+once, where the rule functions take arrays of states (most Hog terms), else by a compiled
+kernel. The games themselves run in numpy, all games of a block in step. So a duel of those
+terms never loads numba, whose start-up (0.7 s) and compiling (1.4 s) would cost more than the
+100,000 games. Models too large for rows
 (hog-su20 with Feral Hogs state, Pig, Big Pig) resolve each draw on the spot in a compiled
 kernel, and strategies that are not tables are called live.
 
@@ -85,7 +87,7 @@ def _codes_signature(t):
 def _outcome_codes(roll_kind, resolve, params, dist_ptr, dist_value, observation, table):
     """Each state's roll kind under the strategy TABLE, and its outcomes' codes, one per value
     of that kind's distribution, in the distribution's order. (Kept this small on purpose: it
-    is what numba compiles on a newcomer's first duel.)"""
+    is what numba compiles for a first duel where the rule functions do not take arrays.)"""
     n = len(observation)
     kinds = np.empty(n, dtype=np.int64)
     total = 0
