@@ -112,10 +112,11 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     (state -> number in a small hash table, emptied after each turn; the turn starts' numbers
     in another), and the turn's arrays have ROOM for that many: STOP[0] is set to -2 if a turn
     has more (call again with more room). No array over the model's states is made: one such
-    array is 18 MB in Big Pig, and a worker has 300 MB. The arrays do not grow inside the loop: reallocating them there made numba's code
-    twice as slow (measured). A turn's chances are carried forward from a state once every roll
-    into it has been (WAITING counts those left), so no order of the model's states is needed;
-    a state still waiting at the end lies on a loop."""
+    array is 18 MB in Big Pig, and a worker has 300 MB. The arrays do not grow inside the
+    loop: reallocating them there made numba's code twice as slow (measured). A turn's chances
+    are carried forward from a state once every roll into it has been (WAITING counts those
+    left), so no order of the model's states is needed; a state still waiting at the end lies
+    on a loop."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
     n_turns = len(turn_starts)
     outcomes = np.empty((room, widest_roll(dist_ptr)), dtype=np.int64)  # each found state's
