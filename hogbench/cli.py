@@ -259,9 +259,10 @@ def duel(
             err.print(f"note: {escape(hint)}", highlight=False, soft_wrap=True)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
-    if not exact and not as_json and games > 200_000:
+    live = not (entrant_a.tableable and entrant_b.tableable)  # a few hundred games a second
+    if not exact and not as_json and (games > 200_000 or live):
         bar = views.PairProgress(err)
-        bar.start("games", games)
+        bar.start("games (played live)" if live else "games", games)
         advance, close = bar.advance, bar.stop
     on_look = None
     if test and not as_json:

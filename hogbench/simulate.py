@@ -387,9 +387,16 @@ def _draw_py(m, x: int, c: int, u: float) -> int:
 
 
 def _play_live(
-    rules: RuleSet, a: Callable, b: Callable, seeds: np.ndarray, n_games: int, max_turns: int
+    rules: RuleSet,
+    a: Callable,
+    b: Callable,
+    seeds: np.ndarray,
+    n_games: int,
+    max_turns: int,
+    progress: Callable[[int], None] | None = None,
 ):
-    """The slow path: at least one strategy is called at every decision."""
+    """The slow path: at least one strategy is called at every decision (a few hundred games a
+    second), so PROGRESS, if given, hears of every pair of games."""
     m = rules.model
     result = np.full(n_games, 3, dtype=np.int64)
     for i, pair_seed in enumerate(seeds[: n_games // 2]):
@@ -409,6 +416,8 @@ def _play_live(
                 else:
                     result[2 * i + seat] = int(_finish(kind, a_moves))
                     break
+        if progress is not None:
+            progress(2)
     return _joint(result)
 
 
@@ -424,8 +433,17 @@ def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
     return lambda x: rules.choice(strategy(*rules.state_args(x)))
 
 
-def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games: int) -> np.ndarray:
-    """Play one block of game pairs; returns counts[A-first result, A-second result]."""
+def play_block(
+    rules: RuleSet,
+    a: Player,
+    b: Player,
+    seeds: np.ndarray,
+    n_games: int,
+    progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """Play one block of game pairs; returns counts[A-first result, A-second result]. PROGRESS,
+    if given, hears of the games played: all at once, or pair by pair where a strategy is
+    called live."""
     from contextlib import ExitStack
 
     from hogbench.processes import die_with_parent
@@ -450,9 +468,11 @@ def play_block(rules: RuleSet, a: Player, b: Player, seeds: np.ndarray, n_games:
             )
     else:
         with ExitStack() as stack:
-            counts = _play_live(
-                rules, decider(rules, a, stack), decider(rules, b, stack), seeds, n_games, turns
-            )
+            deciders = decider(rules, a, stack), decider(rules, b, stack)
+            counts = _play_live(rules, *deciders, seeds, n_games, turns, progress)
+            progress = None  # told pair by pair
+    if progress is not None:
+        progress(n_games)
     return counts if cap is None else _unfinished_tied(counts)
 
 
@@ -502,13 +522,17 @@ def simulate_pairs(
     counts[A-first result, A-second result], results (A won, A lost, tie): the pair, not the
     game, is the unit of sampling (see ``hogbench.stats``).
 
-    PROGRESS, if given, is called with the number of games each finished block played.
+    PROGRESS, if given, is called with the number of games played: per block, or in this
+    process as the block's games are played.
     """
     if games < 1:
         raise HogbenchError(f"the number of games must be at least 1, got {games}")
     work = blocks(games + games % 2, seed)
-    if jobs == 1 or len(work) == 1:
-        results: Iterator[np.ndarray] = (play_block(rules, a, b, w.seeds, w.n_games) for w in work)
+    in_process = jobs == 1 or len(work) == 1
+    if in_process:
+        results: Iterator[np.ndarray] = (
+            play_block(rules, a, b, w.seeds, w.n_games, progress) for w in work
+        )
     else:
         from joblib import Parallel, delayed  # only here: its import costs a tenth of a second
 
@@ -518,7 +542,7 @@ def simulate_pairs(
     total = np.zeros((4, 4), dtype=np.int64)
     for w, counts in zip(work, results, strict=True):
         total += counts
-        if progress is not None:
+        if progress is not None and not in_process:
             progress(w.n_games)
     unfinished = int(total[3, :].sum() + total[:, 3].sum())
     if unfinished:

@@ -52,6 +52,23 @@ def test_live_path_agrees_with_plain_recursion():
     assert abs(counts[0, 0] / n - p) < 4 * math.sqrt(p * (1 - p) / n)
 
 
+@pytest.mark.parametrize("live", [True, False], ids=["live", "tables"])
+def test_progress_hears_every_game_once_and_changes_nothing(monkeypatch, live):
+    """A live strategy plays a few hundred games a second, so a duel's progress bar hears of
+    every pair of games; tables' games are told block by block. Either way the games told add
+    up to the games played, and the counts are those of a run without progress."""
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 400)
+    rules = get_rules("hog-su21", 30)
+    table = tabulate(cutoff_strategy, rules, "a").choices
+    a = LivePlayer(lambda: cutoff_strategy) if live else TablePlayer(table)
+    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    told: list[int] = []
+    counts = simulate.simulate_pairs(rules, a, b, 1_000, seed=3, progress=told.append)
+    assert sum(told) == 1_000
+    assert told == ([2] * 500 if live else [400, 400, 200])
+    assert (counts == simulate.simulate_pairs(rules, a, b, 1_000, seed=3)).all()
+
+
 def test_same_seed_same_counts_for_any_jobs(monkeypatch):
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 5_000)
     rules = get_rules()
