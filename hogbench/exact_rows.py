@@ -149,15 +149,17 @@ def memory_rows(rules: RuleSet) -> dict[str, np.ndarray] | None:
     if not rules.model.memories:
         return None
     from hogbench import exact
+    from hogbench.exact import memory
 
     m = rules.model
     e = exact.engine(m)
     rows = e.memory_rows
     level = e.level_of[rows.order]
+    places = memory.layout(len(rows.order), m.memories)
     saved = {
         **rows._asdict(),
         "level_ptr": np.r_[0, np.flatnonzero(np.diff(level)) + 1, len(level)],
-        "facts": np.array([m.start, m.choices[0], m.memories]),
+        "facts": np.array([m.start, m.choices[0], m.memories, *places]),
     }
     # Mapped, not read: a pair of tables touches about a tenth of them (see save_mapped).
     save_mapped(_memory_entry(rules), **saved)
@@ -183,15 +185,13 @@ def _evaluate_memory(
     of a level do not depend on each other, so each level is a few array operations for each
     player, over all memories of the opponent and both classes at once."""
     order, level_ptr, classes = saved["order"], saved["level_ptr"], saved["classes"]
-    start, c0, memories = (int(v) for v in saved["facts"])
+    start, c0, memories, _, stride, to_bits = (int(v) for v in saved["facts"])
     area = len(order)
     n_choices = len(classes) // memories
     classes = classes.reshape(n_choices, memories)
     near = (classes == 1).astype(np.float64)  # choice -> its class-1 memories
-    shift = (area - 1).bit_length()
-    mask = (1 << shift) - 1
-    row_ptr, row_const, row_to, row_p = (
-        saved[k] for k in ("row_ptr", "row_const", "row_to", "row_p")
+    row_ptr, row_const, row_code, probs = (
+        saved[k] for k in ("row_ptr", "row_const", "row_code", "probs")
     )
     positions = np.arange(area)
     sides = []
@@ -201,15 +201,17 @@ def _evaluate_memory(
         lengths = row_ptr[rows + 1] - row_ptr[rows]
         ptr = np.r_[0, np.cumsum(lengths)]
         slots = np.repeat(row_ptr[rows] - ptr[:-1], lengths) + np.arange(ptr[-1])
-        choice_at = np.zeros(mask + 1, dtype=np.int64)
+        # A code is the chance's index over the place m' * stride + x' (exact.memory).
+        code = row_code[slots].astype(np.int64)
+        to, p = code & ((1 << to_bits) - 1), probs[code >> to_bits]
+        choice_at = np.zeros(stride, dtype=np.int64)
         choice_at[order] = choice
         row_of = np.repeat(np.arange(2 * area), lengths)
-        to = row_to[slots].astype(np.int64)
-        sides.append(_MemorySide(ptr, row_const[rows], to, row_p[slots], row_of, choice_at))
+        sides.append(_MemorySide(ptr, row_const[rows], to, p, row_of, choice_at))
     # value[P][m, x]: P to move at x with a class-0 memory, the opponent remembering m;
     # extra[P][m, x]: what a class-1 memory adds.
-    value = np.zeros((2, memories, mask + 1))
-    extra = np.zeros((2, memories, mask + 1))
+    value = np.zeros((2, memories, stride))
+    extra = np.zeros((2, memories, stride))
     for lo, hi in zip(level_ptr[:-1], level_ptr[1:], strict=True):
         xs = order[lo:hi]
         for player in range(2):
@@ -220,7 +222,7 @@ def _evaluate_memory(
             opponent_value = value[1 - player].ravel()
             taken = np.bincount(row, p * opponent_value[to], minlength=n_rows)
             by_choice = np.bincount(
-                row * n_choices + opponent_choice[to & mask],
+                row * n_choices + opponent_choice[to % stride],
                 p * extra[1 - player].ravel()[to],
                 minlength=n_rows * n_choices,
             ).reshape(n_rows, n_choices)

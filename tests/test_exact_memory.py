@@ -14,7 +14,7 @@ import pytest
 
 from hogbench import exact, exact_rows
 from hogbench.exact.evaluation import Policy, evaluate_policies
-from hogbench.exact.memory import evaluate_tables
+from hogbench.exact.memory import PAD, evaluate_tables, layout
 from hogbench.exact.rows import engine
 from hogbench.rules import get_rules
 from tests.course.course_cases import load
@@ -105,6 +105,20 @@ def test_memory_rows_are_declared_only_with_feral_hogs():
     assert get_rules("hog-fa19").model.memories == 11
     assert get_rules("hog-su20").model.memories == 14
     assert get_rules("hog-fa19", feral_hogs=False).model.memories == 0
+
+
+@pytest.mark.parametrize(
+    ("area", "memories"), [(10_000, 11), (40_000, 14), (32_761, 11), (16_384 - 88, 11), (1, 1)]
+)
+def test_the_layout_of_memories_keeps_every_place_apart(area, memories):
+    """A place m' * S + x' gives back m' by a shift and x' by a mask and m' * PAD, below
+    to_bits; the memories' planes do not start a power of two apart."""
+    shift, stride, to_bits = layout(area, memories)
+    m, x = np.meshgrid(np.arange(memories), np.arange(area), indexing="ij")
+    place = m * stride + x
+    assert (place >> shift == m).all()
+    assert ((place & ((1 << shift) - 1)) - m * PAD == x).all()
+    assert place.max() < 1 << to_bits and stride % 64 != 0
 
 
 @pytest.mark.parametrize("name", MEMORY_TERMS)

@@ -11,16 +11,22 @@ then W_A(observation, class, opponent's memory), and one outcome contributes
 
 for every memory B may hold. Since B's memory enters only through its class for t, that is
 ``1 - W_B(x', 0, m')`` for all of them, less ``W_B(x', 1, m') - W_B(x', 0, m')`` for the few in
-class 1 for t (the values of class 1 are kept as that difference). Each (observation, class) is one pass over its outcomes and then one value per
-opponent's memory: about twenty times less work than the states (121 memory pairs per
-observation in hog-fa19), and no rule function is called per pair of tables, since the outcomes
-are resolved once per model into memory rows: row ``(ci * P + i) * 2 + class``, for the i-th
-observation in the order of evaluation (a pass then reads rows front to back), holds the chance
-of winning at once, and each continuing outcome as ``m' * X + x'`` (the place of B's value at
-x' for class 0 and m'; class 1 is M * X further) and its chance. X is the number of
-observations rounded up to a power of two, so that x' is a mask away (a division by a number
-known only at run time costs tens of cycles). The observation is innermost: the outcomes of one
-roll lead to neighbouring observations, and their values then share cache lines.
+class 1 for t (the values of class 1 are kept as that difference). Each (observation, class) is
+one pass over its outcomes and then one value per opponent's memory: about twenty times less
+work than the states (121 memory pairs per observation in hog-fa19), and no rule function is
+called per pair of tables, since the outcomes are resolved once per model into memory rows: row
+``(ci * P + i) * 2 + class``, for the i-th observation in the order of evaluation (a pass then
+reads rows front to back), holds the chance of winning at once, and each continuing outcome as
+one 32-bit code: the place of B's value, ``m' * S + x'`` (class 0 and memory m'; class 1 is M *
+S further), below the index of its chance in the model's dice distributions (``probs``). Codes
+of four bytes instead of an index and a chance in twelve made always_roll:4 against
+always_roll:6 1.5 times faster. The observation is innermost: the outcomes of one roll lead to
+neighbouring observations, and their values then share cache lines. S, the stride of a memory,
+is a power of two X and one cache line more: x' is then a shift, a mask and a subtraction away
+(a division by a number known only at run time costs tens of cycles), and the same observation
+under different memories does not fall in the same cache set (with S a power of two, the 44
+values a hog-fa19 state writes competed for the 8 places of one cache set: random tables took
+some 15% longer).
 
 A class-1 value is needed only where the mover can hold a memory of that class: where the new
 memory is the choice made (``memory_is_choice``, hog-fa19's dice), a table that always rolls 4
@@ -48,22 +54,43 @@ class MemoryRows(NamedTuple):
     near_mem: np.ndarray
     row_ptr: np.ndarray
     row_const: np.ndarray
-    row_to: np.ndarray  # int32: m' * X + x'
-    row_p: np.ndarray
+    row_code: np.ndarray  # int32: the chance's index << to_bits | m' * S + x'
+    probs: np.ndarray  # the chances, the model's dist_prob
+
+
+class Layout(NamedTuple):
+    """Where the values of a memory and an observation lie (see above)."""
+
+    shift: int  # X = 1 << shift
+    stride: int  # S = X + PAD: one memory's values
+    to_bits: int  # the bits of a place m' * S + x' in a code
+
+
+#: One cache line of values between memories' planes.
+PAD = 8
+
+
+def layout(area: int, memories: int) -> Layout:
+    """The layout of AREA observations under MEMORIES memories: X leaves room for PAD values
+    per memory below it, so that m' = place >> shift."""
+    shift = (area + PAD * memories - 1).bit_length()
+    stride = (1 << shift) + PAD
+    return Layout(shift, stride, (memories * stride - 1).bit_length())
 
 
 MEMORY_ROWS = types.Tuple((I8, I8, I8, I8, I8, F8, I4, F8))
 
 
-@kernel(types.Tuple((I4, F8, types.int64))(RULES, I8, I8, types.int64, I8, F8))
-def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
+@kernel(
+    types.Tuple((I4, types.int64))(RULES, I8, I8, types.int64, types.int64, types.int64, I8, F8)
+)
+def _build_memory_rows(rules, order, rep, memories, stride, to_bits, row_ptr, row_const):
     """Fill the rows; REP[ci * 2 + class] is a memory of that class for choices[ci] (-1: none).
-    Returns row_to, row_p and -1, or a state y if an outcome lets the mover move again there."""
+    Returns row_code and -1, or a state y if an outcome lets the mover move again there."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, choices = (
         rules
     )
     area = len(order)
-    shift = _bits(area)
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     bound = 0  # every outcome of every row: the continuing ones are fewer
     for ci in range(len(choices)):
@@ -73,8 +100,7 @@ def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
                 if own >= 0:
                     k = roll_kind(params, own * memories * area + x, choices[ci])
                     bound += dist_ptr[k + 1] - dist_ptr[k]
-    row_to = np.empty(bound, dtype=np.int32)
-    row_p = np.empty(bound)
+    row_code = np.empty(bound, dtype=np.int32)
     m = 0
     for ci in range(len(choices)):
         c = choices[ci]
@@ -100,8 +126,7 @@ def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
                     if kind == OTHER:  # 1 - the opponent's value: p here, -p * value there
                         y = code >> 3
                         new = y // area  # the mover's new memory: the opponent's is 0
-                        row_to[m] = (new << shift) + y - new * area
-                        row_p[m] = p
+                        row_code[m] = (d << to_bits) + new * stride + y - new * area
                         m += 1
                         const += p
                     elif kind == WIN:
@@ -109,10 +134,10 @@ def _build_memory_rows(rules, order, rep, memories, row_ptr, row_const):
                     elif kind == TIE:
                         const += 0.5 * p
                     elif kind != LOSE:  # SAME: the mover goes again, which memories exclude
-                        return row_to, row_p, code >> 3
+                        return row_code, code >> 3
                 row_const[r] = const
     row_ptr[len(row_ptr) - 1] = m
-    return row_to[:m].copy(), row_p[:m].copy(), -1
+    return row_code[:m].copy(), -1
 
 
 def build_memory_rows(model: GameModel, rules: RuleFunctions) -> MemoryRows:
@@ -129,14 +154,19 @@ def build_memory_rows(model: GameModel, rules: RuleFunctions) -> MemoryRows:
     )
     near_ptr = np.concatenate([[0], np.cumsum((classes == 1).sum(axis=1))])
     near_mem = np.flatnonzero(classes.reshape(-1) == 1) % memories
+    places = layout(area, memories)
+    if places.to_bits + (len(m.dist_prob) - 1).bit_length() > 31 or n_choices > 127:
+        raise AssertionError("a model with memories too large for codes of 32 bits")
     row_ptr = np.empty(2 * area * n_choices + 1, dtype=np.int64)
     row_const = np.empty(2 * area * n_choices)
-    row_to, row_p, again = _build_memory_rows(rules, order, rep, memories, row_ptr, row_const)
+    row_code, again = _build_memory_rows(
+        rules, order, rep, memories, places.stride, places.to_bits, row_ptr, row_const
+    )
     if again >= 0:
         raise AssertionError(f"a model with memories lets the mover go again at state {again}")
     return MemoryRows(
         order, classes.reshape(-1), near_ptr.astype(np.int64), near_mem.astype(np.int64),
-        row_ptr, row_const, row_to, row_p,
+        row_ptr, row_const, row_code, np.array(m.dist_prob, dtype=np.float64),
     )  # fmt: skip
 
 
@@ -149,7 +179,7 @@ def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_c
     n_choices = len(near_ptr) - 1
     memories = len(classes) // n_choices
     area = len(tab_a)
-    choice = np.empty(2 * area, dtype=np.int64)
+    choice = np.empty(2 * area, dtype=np.int8)  # small: the opponent's is read per outcome
     choice[:area] = tab_a - c0
     choice[area:] = tab_b - c0
     holds = np.zeros(2 * memories, dtype=np.bool_)
@@ -180,22 +210,22 @@ def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_c
 
 @kernel(
     types.UniTuple(types.float64, 2)(
-        MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, F8
+        MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, types.int64, types.int64,
+        types.int64, F8,
     ),
     fastmath=_FAST,
-)
-def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, w):
-    """Both seatings' values at START (A first, A second); W is scratch (``scratch_size``):
-    w[(P * 2 * M + q) * X + x] is player P's value at x (0: A) with a class-0 memory, when its
-    opponent remembers q, and M * X further is what a class-1 memory adds to it. Only the
-    memories the opponent may hold are written, and only they are read."""
-    order, classes, near_ptr, near_mem, row_ptr, row_const, row_to, row_p = rows
+)  # fmt: skip
+def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, shift, stride, to_bits, w):
+    """Both seatings' values at START (A first, A second), on the layout SHIFT, STRIDE,
+    TO_BITS; W is scratch (``scratch_size``): w[(P * 2 * M + q) * S + x] is player P's value
+    at x (0: A) with a class-0 memory, when its opponent remembers q, and M * S further is what
+    a class-1 memory adds to it. Only the memories the opponent may hold are written, and only
+    they are read."""
+    order, classes, near_ptr, near_mem, row_ptr, row_const, row_code, probs = rows
     n_choices = len(near_ptr) - 1
     memories = len(classes) // n_choices
     area = len(order)
-    shift = _bits(area)
-    mask = (1 << shift) - 1
-    plane = memories << shift  # the values of one player and class
+    plane = memories * stride  # the values of one player and class
     start_x = start % area
     own, other = divmod(start // area, memories)
     starts = np.array([own, other])
@@ -209,7 +239,8 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, w):
     # 1.7 times slower (measured). (An unsigned and a signed integer add up to a float in
     # numba, so every index below is unsigned.)
     u, one, two = np.uint64, np.uint64(1), np.uint64(2)
-    mask, plane_u = u(mask), u(plane)
+    shift_u, pad, plane_u = u(shift), u(stride - (1 << shift)), u(plane)
+    mask, place_bits, place_mask = u((1 << shift) - 1), u(to_bits), u((1 << to_bits) - 1)
     for i in range(area):
         x = order[i]
         for player in range(2):
@@ -227,43 +258,47 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, w):
                 j = lo
                 if has_both[opponent]:  # and the difference where the opponent's is class 1
                     while j < end:
-                        to, p = u(row_to[j]), row_p[j]
+                        code = u(row_code[j])
+                        to, p = code & place_mask, probs[code >> place_bits]
                         s0 += p * w[at_opponent + to]
-                        by_choice_t[choice[opponent_x + (to & mask)]] += (
-                            p * w[at_opponent + plane_u + to]
-                        )
+                        x_to = (to & mask) - (to >> shift_u) * pad  # m' * PAD + x' < X
+                        by_choice_t[choice[opponent_x + x_to]] += p * w[at_opponent + plane_u + to]
                         j += one
+                    # Without a branch on which choices came up: it was mispredicted half the
+                    # time, a tenth of the pass with random tables.
                     for t in range(n_choices):
-                        if by_choice_t[t] != 0.0:
-                            for k in range(near_ptr[t], near_ptr[t + 1]):
-                                corr[near_mem[k]] -= by_choice_t[t]
-                            by_choice_t[t] = 0.0
+                        difference = by_choice_t[t]
+                        for k in range(near_ptr[t], near_ptr[t + 1]):
+                            corr[near_mem[k]] -= difference
+                        by_choice_t[t] = 0.0
                 else:  # two sums, so the additions do not wait on each other
                     while j + one < end:
-                        s0 += row_p[j] * w[at_opponent + u(row_to[j])]
-                        s1 += row_p[j + one] * w[at_opponent + u(row_to[j + one])]
+                        c0_, c1_ = u(row_code[j]), u(row_code[j + one])
+                        s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
+                        s1 += probs[c1_ >> place_bits] * w[at_opponent + (c1_ & place_mask)]
                         j += two
                     if j < end:
-                        s0 += row_p[j] * w[at_opponent + u(row_to[j])]
+                        c0_ = u(row_code[j])
+                        s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
                 base = row_const[r] - (s0 + s1)
                 for k in range(held_lo, held_hi):
                     q = held[k]
                     if cls == 0:
-                        w[at + (q << shift)] = base + corr[q]
+                        w[at + q * stride] = base + corr[q]
                     else:  # class 1 as the difference from class 0
-                        w[at + plane + (q << shift)] = base + corr[q] - w[at + (q << shift)]
+                        w[at + plane + q * stride] = base + corr[q] - w[at + q * stride]
                 if has_both[opponent]:  # only that path writes corrections; a slice
                     for q in range(memories):  # assignment here cost a fifth of the time
                         corr[q] = 0.0
             if has_both[player] and not both[player * area + x]:
                 for k in range(held_lo, held_hi):  # no class 1 here: no difference
-                    w[at + plane + (held[k] << shift)] = 0.0
-    first = w[(other << shift) + start_x]
-    second = 1.0 - w[2 * plane + (other << shift) + start_x]
+                    w[at + plane + held[k] * stride] = 0.0
+    first = w[other * stride + start_x]
+    second = 1.0 - w[2 * plane + other * stride + start_x]
     if classes[choice[start_x] * memories + own]:
-        first += w[plane + (other << shift) + start_x]
+        first += w[plane + other * stride + start_x]
     if classes[choice[area + start_x] * memories + own]:
-        second -= w[3 * plane + (other << shift) + start_x]
+        second -= w[3 * plane + other * stride + start_x]
     return first, second
 
 
@@ -272,20 +307,13 @@ def evaluate_tables(
 ) -> tuple[float, float]:
     """A's chances against B moving first and second: decision tables TAB_A, TAB_B of MODEL,
     which declares memories, resolved into ROWS; SCRATCH as ``scratch_size`` says."""
+    places = layout(len(rows.order), model.memories)
     return _evaluate_tables(
-        tuple(rows), tab_a, tab_b, model.start, model.choices[0], model.memory_is_choice, scratch
-    )
+        tuple(rows), tab_a, tab_b, model.start, model.choices[0], model.memory_is_choice,
+        *places, scratch,
+    )  # fmt: skip
 
 
 def scratch_size(model: GameModel) -> int:
-    """The values evaluate_tables keeps: two players, two classes, M memories, X places."""
-    return 4 * model.memories << _bits(model.n_states // model.memories**2)
-
-
-@njit(cache=True)
-def _bits(count):
-    """The bits that number COUNT things."""
-    bits = 0
-    while 1 << bits < count:
-        bits += 1
-    return bits
+    """The values evaluate_tables keeps: two players, two classes, M memories, S places."""
+    return 4 * model.memories * layout(model.n_states // model.memories**2, model.memories).stride
