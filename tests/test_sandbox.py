@@ -7,6 +7,7 @@ another submission's folder, a fake HOME; the real /tmp and home folders are che
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
 import shutil
@@ -379,6 +380,18 @@ def test_the_worker_picks_the_strategy_as_the_rules_say():
         " arguments (more_boar: the course's, not strategies)"
     )
     assert pick({"mine": two}, "absent") == "no function named 'absent'"
+
+    # Arity counts the arguments a call must give: defaults are optional, and a decorated
+    # function has the arity of what it wraps (the course's @trace).
+    def with_default(a, b, c=3):
+        return 4
+
+    @functools.wraps(three)
+    def wrapper(*args):
+        return three(*args)
+
+    assert pick({"mine": with_default, "yours": wrapper}) == "mine"
+    assert pick({"mine": functools.wraps(two)(lambda *args: 1)}) == "mine"
     # Every Hog term's list holds the commentary functions, defined by a term or not.
     from hogbench.rules import course_functions_not_strategies
 
