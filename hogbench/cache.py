@@ -105,7 +105,6 @@ def save_arrays(path: Path, **arrays: np.ndarray) -> None:
                     np.lib.format.write_array(member, array, allow_pickle=False)
 
     write_entry(path, write)
-    enforce_cap()
 
 
 def load_arrays(path: Path) -> dict[str, np.ndarray]:
@@ -133,7 +132,6 @@ def save_mapped(path: Path, **arrays: np.ndarray) -> None:
     for name, array in arrays.items():
         record[name] = array
     write_entry(path, lambda f: np.save(f, record))
-    enforce_cap()
 
 
 def load_mapped(path: Path) -> dict[str, np.ndarray]:
@@ -184,6 +182,7 @@ def entries(root: Path | None = None) -> list[tuple[Path, os.stat_result]]:
 def enforce_cap(cap: int | None = None) -> int:
     """Drop the least recently used entries until the cache is under CAP bytes (by default
     cap_bytes()); return the bytes freed. Another process removing an entry first is fine."""
+    global _size_seen, _written_since
     cap = cap_bytes() if cap is None else cap
     found = entries()
     total = sum(info.st_size for _, info in found)
@@ -196,7 +195,25 @@ def enforce_cap(cap: int | None = None) -> int:
             freed += info.st_size
         except OSError:
             pass
+    _size_seen, _written_since = total - freed, 0
     return freed
+
+
+#: What this process last found the cache's size to be, and has written since. Looking at
+#: every entry after every write made loading a class quadratic (1000 submissions: 2000
+#: entries looked at 1000 times), so the cap is enforced after a write only when the cache may
+#: be near it, or this process has written a sixteenth of it since it last looked.
+_size_seen: int | None = None
+_written_since = 0
+
+
+def _after_write(size: int) -> None:
+    global _written_since
+    _written_since += size
+    cap = cap_bytes()
+    margin = cap // 16
+    if _size_seen is None or _size_seen + _written_since > cap - margin or _written_since > margin:
+        enforce_cap(cap)
 
 
 def info() -> dict[str, object]:
@@ -232,15 +249,19 @@ def clear() -> dict[str, int]:
 
 def write_entry(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write one cache entry with WRITE(file): to a temporary file first, so readers never see
-    half an entry. An unwritable cache only costs time, so errors are ignored."""
+    half an entry; then keep the cache under its cap. An unwritable cache only costs time, so
+    errors are ignored."""
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(temporary, "wb") as file:
             write(file)
+            size = file.tell()
         os.replace(temporary, path)
     except OSError:
         temporary.unlink(missing_ok=True)
+        return
+    _after_write(size)
 
 
 def _secret() -> bytes:
@@ -273,7 +294,6 @@ def write_sealed(path: Path, key: str, entry: dict) -> None:
     body = json.dumps(entry, sort_keys=True).encode()
     record = json.dumps({"key": key, "seal": _seal(key, body), "entry": entry}, sort_keys=True)
     write_entry(path, lambda f: f.write(record.encode()))
-    enforce_cap()
 
 
 def read_sealed(path: Path, key: str) -> dict | None:

@@ -83,6 +83,22 @@ def test_past_the_cap_the_least_recently_used_go_first(root, monkeypatch):
     assert sum(info.st_size for _, info in cache.entries()) <= cache.cap_bytes()
 
 
+def test_small_writes_far_below_the_cap_do_not_look_at_every_entry(root, monkeypatch):
+    """Loading a class writes an entry per submission: looking at the whole cache after each
+    made that quadratic. Far below the cap it looks once, then again only near the cap."""
+    looked = []
+    entries = cache.entries
+    monkeypatch.setattr(cache, "entries", lambda *a: looked.append(1) or entries(*a))
+    monkeypatch.setattr(cache, "_size_seen", None)
+    for k in range(50):
+        cache.write_sealed(root / "tables" / f"{k}.json", str(k), {"choices": [k]})
+    assert len(looked) == 1
+    monkeypatch.setenv(cache.CAP_ENV, str(sum(i.st_size for _, i in entries()) / 2**20))
+    cache.write_sealed(root / "tables" / "last.json", "last", {"choices": []})
+    assert len(looked) == 2  # at the cap now: it looks, and the oldest entry goes
+    assert sum(info.st_size for _, info in entries()) <= cache.cap_bytes()
+
+
 def test_a_vanished_entry_is_a_miss_not_a_crash(root):
     with pytest.raises(OSError):
         cache.load_arrays(root / "rows" / "gone.npz")
