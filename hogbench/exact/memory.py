@@ -156,7 +156,7 @@ def build_memory_rows(model: GameModel, rules: RuleFunctions) -> MemoryRows:
     near_mem = np.flatnonzero(classes.reshape(-1) == 1) % memories
     places = layout(area, memories)
     if places.to_bits + (len(m.dist_prob) - 1).bit_length() > 31 or n_choices > 127:
-        raise AssertionError("a model with memories too large for codes of 32 bits")
+        raise AssertionError("a model with memories too large for 32-bit codes or int8 choices")
     row_ptr = np.empty(2 * area * n_choices + 1, dtype=np.int64)
     row_const = np.empty(2 * area * n_choices)
     row_code, again = _build_memory_rows(
