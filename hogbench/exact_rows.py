@@ -206,6 +206,7 @@ def _evaluate_memory(
         to, p = code & ((1 << to_bits) - 1), probs[code >> to_bits]
         choice_at = np.zeros(stride, dtype=np.int64)
         choice_at[order] = choice
+        choice_at = np.tile(choice_at, memories)  # by place m' * stride + x', as `to` is
         row_of = np.repeat(np.arange(2 * area), lengths)
         sides.append(_MemorySide(ptr, row_const[rows], to, p, row_of, choice_at))
     # value[P][m, x]: P to move at x with a class-0 memory, the opponent remembering m;
@@ -222,7 +223,7 @@ def _evaluate_memory(
             opponent_value = value[1 - player].ravel()
             taken = np.bincount(row, p * opponent_value[to], minlength=n_rows)
             by_choice = np.bincount(
-                row * n_choices + opponent_choice[to % stride],
+                row * n_choices + opponent_choice[to],
                 p * extra[1 - player].ravel()[to],
                 minlength=n_rows * n_choices,
             ).reshape(n_rows, n_choices)
@@ -235,6 +236,6 @@ def _evaluate_memory(
     start_x = start % area
     seated = []
     for player in range(2):
-        cls = classes[sides[player].choice_at[start_x], own]
+        cls = classes[sides[player].choice_at[start_x], own]  # the first tile: x itself
         seated.append(value[player][other, start_x] + cls * extra[player][other, start_x])
     return float(seated[0]), float(1.0 - seated[1])
