@@ -185,7 +185,7 @@ def _evaluate_memory(
     of a level do not depend on each other, so each level is a few array operations for each
     player, over all memories of the opponent and both classes at once."""
     order, level_ptr, classes = saved["order"], saved["level_ptr"], saved["classes"]
-    start, c0, memories, _, stride, to_bits = (int(v) for v in saved["facts"])
+    start, c0, memories, stride, to_bits = (int(v) for v in saved["facts"])
     area = len(order)
     n_choices = len(classes) // memories
     classes = classes.reshape(n_choices, memories)

@@ -14,7 +14,7 @@ import pytest
 
 from hogbench import exact, exact_rows
 from hogbench.exact.evaluation import Policy, evaluate_policies
-from hogbench.exact.memory import PAD, evaluate_tables, layout
+from hogbench.exact.memory import LINE, evaluate_tables, layout
 from hogbench.exact.rows import engine
 from hogbench.rules import get_rules
 from tests.course.course_cases import load
@@ -108,17 +108,17 @@ def test_memory_rows_are_declared_only_with_feral_hogs():
 
 
 @pytest.mark.parametrize(
-    ("area", "memories"), [(10_000, 11), (40_000, 14), (32_761, 11), (16_384 - 88, 11), (1, 1)]
+    ("area", "memories"),
+    [(10_000, 11), (40_000, 14), (32_761, 11), (16_384 - 88, 11), (16_384, 3), (1, 1)],
 )
 def test_the_layout_of_memories_keeps_every_place_apart(area, memories):
-    """A place m' * S + x' gives back m' by a shift and x' by a mask and m' * PAD, below
-    to_bits; the memories' planes do not start a power of two apart."""
-    shift, stride, to_bits = layout(area, memories)
+    """Every place m' * S + x' is its own and below to_bits, and the memories' planes start an
+    odd number of cache lines apart (never a power of two)."""
+    stride, to_bits = layout(area, memories)
     m, x = np.meshgrid(np.arange(memories), np.arange(area), indexing="ij")
     place = m * stride + x
-    assert (place >> shift == m).all()
-    assert ((place & ((1 << shift) - 1)) - m * PAD == x).all()
-    assert place.max() < 1 << to_bits and stride % 64 != 0
+    assert len(np.unique(place)) == place.size and place.max() < 1 << to_bits
+    assert stride >= area and stride % LINE == 0 and (stride // LINE) % 2 == 1
 
 
 @pytest.mark.parametrize("name", MEMORY_TERMS)

@@ -22,11 +22,10 @@ S further), below the index of its chance in the model's dice distributions (``p
 of four bytes instead of an index and a chance in twelve made always_roll:4 against
 always_roll:6 1.5 times faster. The observation is innermost: the outcomes of one roll lead to
 neighbouring observations, and their values then share cache lines. S, the stride of a memory,
-is a power of two X and one cache line more: x' is then a shift, a mask and a subtraction away
-(a division by a number known only at run time costs tens of cycles), and the same observation
-under different memories does not fall in the same cache set (with S a power of two, the 44
-values a hog-fa19 state writes competed for the 8 places of one cache set: random tables took
-some 15% longer).
+is an odd number of cache lines, at least the observations: the same observation under
+different memories then falls in different cache sets (with S a power of two, the 44 values a
+hog-fa19 state writes competed for the 8 places of one cache set: random tables took some 15%
+longer).
 
 A class-1 value is needed only where the mover can hold a memory of that class: where the new
 memory is the choice made (``memory_is_choice``, hog-fa19's dice), a table that always rolls 4
@@ -40,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions, resolve_all
+from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions, prefetch, resolve_all
 from hogbench.jit import kernel
 from hogbench.rules.base import LOSE, OTHER, TIE, WIN, GameModel, widest_roll
 
@@ -61,21 +60,19 @@ class MemoryRows(NamedTuple):
 class Layout(NamedTuple):
     """Where the values of a memory and an observation lie (see above)."""
 
-    shift: int  # X = 1 << shift
-    stride: int  # S = X + PAD: one memory's values
+    stride: int  # S: one memory's values
     to_bits: int  # the bits of a place m' * S + x' in a code
 
 
-#: One cache line of values between memories' planes.
-PAD = 8
+#: Values in a cache line.
+LINE = 8
 
 
 def layout(area: int, memories: int) -> Layout:
-    """The layout of AREA observations under MEMORIES memories: X leaves room for PAD values
-    per memory below it, so that m' = place >> shift."""
-    shift = (area + PAD * memories - 1).bit_length()
-    stride = (1 << shift) + PAD
-    return Layout(shift, stride, (memories * stride - 1).bit_length())
+    """The layout of AREA observations under MEMORIES memories."""
+    lines = -(-area // LINE)
+    stride = (lines | 1) * LINE
+    return Layout(stride, (memories * stride - 1).bit_length())
 
 
 MEMORY_ROWS = types.Tuple((I8, I8, I8, I8, I8, F8, I4, F8))
@@ -210,14 +207,13 @@ def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_c
 
 @kernel(
     types.UniTuple(types.float64, 2)(
-        MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, types.int64, types.int64,
-        types.int64, F8,
+        MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, types.int64, types.int64, F8,
     ),
     fastmath=_FAST,
 )  # fmt: skip
-def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, shift, stride, to_bits, w):
-    """Both seatings' values at START (A first, A second), on the layout SHIFT, STRIDE,
-    TO_BITS; W is scratch (``scratch_size``): w[(P * 2 * M + q) * S + x] is player P's value
+def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, w):
+    """Both seatings' values at START (A first, A second), on the layout STRIDE, TO_BITS; W
+    is scratch (``scratch_size``): w[(P * 2 * M + q) * S + x] is player P's value
     at x (0: A) with a class-0 memory, when its opponent remembers q, and M * S further is what
     a class-1 memory adds to it. Only the memories the opponent may hold are written, and only
     they are read."""
@@ -234,18 +230,50 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, shift, stride, to
     )
     has_both = (both[:area].any(), both[area:].any())
     corr = np.zeros(memories)
-    by_choice_t = np.zeros(n_choices)  # the differences an outcome's opponent adds, by choice
+    # What the opponent's class 1 adds, by the opponent's choice, in two halves: outcomes take
+    # turns, so that one outcome's addition need not wait for the previous one's store (10%).
+    wide = np.uint64(n_choices)
+    by_choice_t = np.zeros(2 * n_choices)
+    near_choice = np.empty(len(near_mem), dtype=np.uint64)  # near_mem[k] is class 1 for it
+    for t in range(n_choices):
+        near_choice[near_ptr[t] : near_ptr[t + 1]] = t
+    # The opponent's choice index by the place of its value, m' * S + x', a copy for each
+    # memory: an outcome's code then gives it without working out x' (a tenth of the pass).
+    choice_at = np.empty(2 * plane if has_both[0] or has_both[1] else 0, dtype=np.uint8)
+    for player in range(2):
+        if has_both[player]:  # read where this player is the opponent with class 1
+            for q in range(memories):
+                lo = player * plane + q * stride
+                choice_at[lo : lo + area] = choice[player * area : (player + 1) * area]
     # Indices are unsigned: numba then skips its check for negative ones, which made this loop
     # 1.7 times slower (measured). (An unsigned and a signed integer add up to a float in
     # numba, so every index below is unsigned.)
     u, one, two = np.uint64, np.uint64(1), np.uint64(2)
-    shift_u, pad, plane_u = u(shift), u(stride - (1 << shift)), u(plane)
-    mask, place_bits, place_mask = u((1 << shift) - 1), u(to_bits), u((1 << to_bits) - 1)
+    plane_u = u(plane)
+    place_bits, place_mask = u(to_bits), u((1 << to_bits) - 1)
+    # A table of one choice reads its rows front to back, which the processor foresees. Rows
+    # of varied choices lie all over the rows (14 MB in hog-fa19), and each (observation,
+    # player) waited on two misses in a row, its row_ptr and then its codes: they are asked
+    # for AHEAD and 2 * AHEAD observations early (random tables 1.2 times faster).
+    varied = (tab_a != tab_a[0]).any() or (tab_b != tab_b[0]).any()
+    ahead = 4
     for i in range(area):
         x = order[i]
+        if varied and i + 2 * ahead < area:
+            for player in range(2):
+                later = i + 2 * ahead
+                prefetch(row_ptr, (choice[player * area + order[later]] * area + later) * 2)
+        if varied and i + ahead < area:
+            for player in range(2):
+                later = i + ahead
+                r = (choice[player * area + order[later]] * area + later) * 2
+                lo, hi = row_ptr[r], row_ptr[r + 2]  # both classes' rows
+                for k in range(lo, hi, 16):  # a cache line of codes each
+                    prefetch(row_code, k)
+                prefetch(row_code, hi - 1)
         for player in range(2):
             opponent = 1 - player
-            at_opponent, opponent_x = u(opponent * 2 * plane), u(opponent * area)
+            at_opponent, opponent_plane = u(opponent * 2 * plane), u(opponent * plane)
             ci = choice[player * area + x]
             at = player * 2 * plane + x
             held_lo, held_hi = opponent * memories, opponent * memories + count[opponent]
@@ -257,19 +285,32 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, shift, stride, to
                 s0 = s1 = 0.0
                 j = lo
                 if has_both[opponent]:  # and the difference where the opponent's is class 1
-                    while j < end:
-                        code = u(row_code[j])
-                        to, p = code & place_mask, probs[code >> place_bits]
-                        s0 += p * w[at_opponent + to]
-                        x_to = (to & mask) - (to >> shift_u) * pad  # m' * PAD + x' < X
-                        by_choice_t[choice[opponent_x + x_to]] += p * w[at_opponent + plane_u + to]
-                        j += one
+                    while j + one < end:  # two of each sum (see below)
+                        c0_, c1_ = u(row_code[j]), u(row_code[j + one])
+                        to0, to1 = c0_ & place_mask, c1_ & place_mask
+                        p0, p1 = probs[c0_ >> place_bits], probs[c1_ >> place_bits]
+                        s0 += p0 * w[at_opponent + to0]
+                        s1 += p1 * w[at_opponent + to1]
+                        by_choice_t[choice_at[opponent_plane + to0]] += (
+                            p0 * w[at_opponent + plane_u + to0]
+                        )
+                        by_choice_t[wide + choice_at[opponent_plane + to1]] += (
+                            p1 * w[at_opponent + plane_u + to1]
+                        )
+                        j += two
+                    if j < end:
+                        c0_ = u(row_code[j])
+                        to0, p0 = c0_ & place_mask, probs[c0_ >> place_bits]
+                        s0 += p0 * w[at_opponent + to0]
+                        by_choice_t[choice_at[opponent_plane + to0]] += (
+                            p0 * w[at_opponent + plane_u + to0]
+                        )
                     # Without a branch on which choices came up: it was mispredicted half the
                     # time, a tenth of the pass with random tables.
-                    for t in range(n_choices):
-                        difference = by_choice_t[t]
-                        for k in range(near_ptr[t], near_ptr[t + 1]):
-                            corr[near_mem[k]] -= difference
+                    for k in range(len(near_mem)):
+                        t = near_choice[k]
+                        corr[near_mem[k]] -= by_choice_t[t] + by_choice_t[wide + t]
+                    for t in range(2 * wide):
                         by_choice_t[t] = 0.0
                 else:  # two sums, so the additions do not wait on each other
                     while j + one < end:
