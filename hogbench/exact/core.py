@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic, typeof_impl
+from numba.extending import typeof_impl
 
 from hogbench.errors import HogbenchError
 from hogbench.rules.base import (
@@ -210,27 +208,3 @@ def check_converged(rules: RuleSet, stuck: int) -> None:
             f"{rules.name}: values did not converge within {MAX_SWEEPS} sweeps at level {stuck}"
             " (a pair of strategies that can loop forever without progress?)"
         )
-
-
-@intrinsic
-def prefetch(typingctx, array, index):
-    """Ask the processor to bring ARRAY[INDEX] into cache, without waiting for it (LLVM's
-    prefetch: a read, kept in every cache level). For loads whose address is known several
-    iterations ahead but would otherwise wait on a chain of misses."""
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        ary = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer2(
-            context, builder, ary.data, cgutils.unpack_tuple(builder, ary.shape),
-            cgutils.unpack_tuple(builder, ary.strides), array_type.layout, [args[1]],
-            wraparound=False, boundscheck=False,
-        )  # fmt: skip
-        i32, byte_pointer = ir.IntType(32), ir.IntType(8).as_pointer()
-        pointer = builder.bitcast(pointer, byte_pointer)  # one declaration for every type
-        function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
-        builder.call(function, [pointer, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen

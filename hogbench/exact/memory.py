@@ -39,7 +39,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions, prefetch, resolve_all
+from hogbench.exact.core import _FAST, F8, I4, I8, RULES, RuleFunctions, resolve_all
+from hogbench.exact.intrinsics import prefetch
 from hogbench.jit import kernel
 from hogbench.rules.base import LOSE, OTHER, TIE, WIN, GameModel, widest_roll
 
