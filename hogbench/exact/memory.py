@@ -230,6 +230,11 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, 
         classes, near_ptr, near_mem, tab_a, tab_b, c0, starts, by_choice
     )
     has_both = (both[:area].any(), both[area:].any())
+    classes_used = has_both[0] or has_both[1]
+    if not classes_used:
+        _pass_without_classes(
+            order, choice, held, count, row_ptr, row_const, row_code, probs, stride, to_bits, w
+        )
     corr = np.zeros(memories)
     # What the opponent's class 1 adds, by the opponent's choice, in two halves: outcomes take
     # turns, so that one outcome's addition need not wait for the previous one's store (10%).
@@ -240,7 +245,7 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, 
         near_choice[near_ptr[t] : near_ptr[t + 1]] = t
     # The opponent's choice index by the place of its value, m' * S + x', a copy for each
     # memory: an outcome's code then gives it without working out x' (a tenth of the pass).
-    choice_at = np.empty(2 * plane if has_both[0] or has_both[1] else 0, dtype=np.uint8)
+    choice_at = np.empty(2 * plane if classes_used else 0, dtype=np.uint8)
     for player in range(2):
         if has_both[player]:  # read where this player is the opponent with class 1
             for q in range(memories):
@@ -258,7 +263,7 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, 
     # for AHEAD and 2 * AHEAD observations early (random tables 1.2 times faster).
     varied = (tab_a != tab_a[0]).any() or (tab_b != tab_b[0]).any()
     ahead = 4
-    for i in range(area):
+    for i in range(area if classes_used else 0):  # else done above
         x = order[i]
         if varied and i + 2 * ahead < area:
             for player in range(2):
@@ -342,6 +347,41 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, 
     if classes[choice[area + start_x] * memories + own]:
         second -= w[3 * plane + other * stride + start_x]
     return first, second
+
+
+@njit(cache=True, fastmath=_FAST)
+def _pass_without_classes(
+    order, choice, held, count, row_ptr, row_const, row_code, probs, stride, to_bits, w
+):
+    """``_evaluate_tables``'s pass where neither table can hold a class-1 memory (say,
+    always_roll:4 against always_roll:6): one row per observation and player, whose value
+    every memory the opponent may hold shares. Without the general pass's classes and
+    corrections, always_roll:4 against always_roll:6 is 1.5 times faster."""
+    area = len(order)
+    memories = len(held) // 2
+    plane = memories * stride
+    u, one, two = np.uint64, np.uint64(1), np.uint64(2)
+    place_bits, place_mask = u(to_bits), u((1 << to_bits) - 1)
+    for i in range(area):
+        x = order[i]
+        for player in range(2):
+            opponent = 1 - player
+            at_opponent = u(opponent * 2 * plane)
+            r = (choice[player * area + x] * area + i) * 2
+            j, end = u(row_ptr[r]), u(row_ptr[r + 1])
+            s0 = s1 = 0.0  # two sums, so the additions do not wait on each other
+            while j + one < end:
+                c0_, c1_ = u(row_code[j]), u(row_code[j + one])
+                s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
+                s1 += probs[c1_ >> place_bits] * w[at_opponent + (c1_ & place_mask)]
+                j += two
+            if j < end:
+                c0_ = u(row_code[j])
+                s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
+            value = row_const[r] - (s0 + s1)
+            at = player * 2 * plane + x
+            for k in range(opponent * memories, opponent * memories + count[opponent]):
+                w[at + held[k] * stride] = value
 
 
 def evaluate_tables(
