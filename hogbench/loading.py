@@ -85,16 +85,10 @@ def load_for_one_game(text: str | Spec, rules: RuleSet, **sandbox_options: Any) 
     return Entrant(spec, spec.text, None, _builtin_hash(spec, rules), live_reason=reason)
 
 
-#: A built-in of a rule set with this many observations or more keeps its table in the disk
-#: cache: a Big Pig table takes 2 s to make (2.3 million calls), and a duel of two built-ins
-#: spent 4 of its 5 s on them every time.
-CACHED_BUILTIN_OBSERVATIONS = 100_000
-
-
 def _builtin_table(strategy: Callable, spec: Spec, rules: RuleSet) -> DecisionTable:
-    """The table of a built-in, made in-process, or read from the cache (see above)."""
-    if int(np.prod(rules.obs_shape)) < CACHED_BUILTIN_OBSERVATIONS:
-        return tabulate(strategy, rules, spec.text)
+    """The table of a built-in, read from the disk cache or made in-process and kept there: a
+    Big Pig table takes 2 s to make (2.3 million calls), and a duel of two built-ins spent 4
+    of its 5 s on them every time; a Hog table takes 8 ms to make and 2 ms to read."""
     named = np.frombuffer(spec.text.encode(), dtype=np.uint8)
     path = table_entry("builtin-tables", rules, named, made_by=(__name__, "hogbench.tables"))
     try:
