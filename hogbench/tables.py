@@ -132,10 +132,10 @@ def table_from_answers(
     if kinds == {int} and all(v == k[1] for k, v in verdicts.items()):
         choices = np.array(first, dtype=np.int64)  # plain ints, legal as they are
     elif len(kinds) == 1 and kinds <= {bool, int, str}:  # e.g. True/False or 'roll'/'hold'
-        (kind,) = kinds
-        distinct, inverse = np.unique(np.array(first), return_inverse=True)
-        lookup = np.array([verdicts[(kind, kind(d))] for d in distinct], dtype=np.int64)
-        choices = lookup[inverse.reshape(-1)]
+        # One type: each answer's choice by its value alone (a Big Pig table's 2.3 million
+        # answers in 0.15 s; sorting them to find the distinct ones took 0.6 s).
+        lookup = {value: choice for (_, value), choice in verdicts.items()}
+        choices = np.fromiter(map(lookup.__getitem__, first), dtype=np.int64, count=n)
     else:  # answers of several types: a verdict per answer, looked up without a Python loop
         try:
             keys = zip(map(type, first), first, strict=True)
@@ -169,6 +169,8 @@ def _verdicts(rules: RuleSet, answers: Sequence[Any]) -> dict[tuple, Any]:
 
 def _distinct(answers: Sequence[Any]) -> list[Any]:
     try:
+        if len(set(map(type, answers))) == 1:  # one type (the usual case): values suffice,
+            return list(set(answers))  # and no pair is built per answer (Big Pig: 2.3 million)
         return [v for _, v in set(zip(map(type, answers), answers, strict=True))]
     except TypeError:  # an unhashable answer: judge each one
         return list(answers)

@@ -165,13 +165,16 @@ def _encoded(key, answer):
     """One answer, or a list of them, encoded under KEY."""
     if key == "answer":
         return {key: encode(answer)}
-    # Ints and bools (the usual answers) inline: a big-pig table has two million of them.
-    return {
-        key: [
-            a if type(a) is bool or (type(a) is int and -(2**63) <= a < 2**63) else encode(a)
-            for a in answer
-        ]
-    }
+    # Ints, bools and short strings (the usual answers) go as encode gives them, themselves: a
+    # big-pig table has two million, so a list of one such type is checked as a whole.
+    kinds = set(map(type, answer))
+    if (
+        kinds <= {bool}
+        or (kinds == {int} and -(2**63) <= min(answer) and max(answer) < 2**63)
+        or (kinds == {str} and max(map(len, answer)) <= 100)
+    ):
+        return {key: answer}
+    return {key: [encode(a) for a in answer]}
 
 
 def _pristine(work):

@@ -7,6 +7,7 @@ another submission's folder, a fake HOME; the real /tmp and home folders are che
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import pickle
@@ -15,6 +16,7 @@ import socket
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hogbench import sandbox, verdicts, worker
@@ -459,15 +461,40 @@ def test_an_altered_cache_entry_is_not_trusted(arena, bwrap):
     target.write_text("def final_strategy(score, opponent_score):\n    return 4\n")
     rules = get_rules("hog-su21", 10)
     assert set(load_entrant(str(target), rules).table.choices.tolist()) == {4}
-    (entry,) = (
-        (verdicts.cache_dir()).glob("*.json")
-        if False
-        else [
-            p for p in verdicts.cache_dir().glob("*.json") if '"choices": [4, 4' in p.read_text()
-        ][:1]
-    )
-    entry.write_text(entry.read_text().replace("[4, 4", "[0, 4"))
+    entry, record, table = next(
+        (path, record, bytearray(base64.b64decode(record["entry"]["choices"]["bytes"])))
+        for path in verdicts.cache_dir().glob("*.json")
+        for record in [json.loads(path.read_text())]
+        if isinstance(record["entry"].get("choices"), dict)
+        and set(base64.b64decode(record["entry"]["choices"]["bytes"])) == {4}
+    )  # the table's bytes, in base64
+    packed = record["entry"]["choices"]
+    table[0] = 0  # the first state's choice altered, the seal left as it was
+    packed["bytes"] = base64.b64encode(bytes(table)).decode()
+    entry.write_text(json.dumps(record))
     again = load_entrant(str(target), rules)  # rebuilt from the file, not read from the entry
     assert set(again.table.choices.tolist()) == {4}
     entry.write_text("{not json")
     assert set(load_entrant(str(target), rules).table.choices.tolist()) == {4}
+
+
+def test_a_kept_table_is_its_bytes_and_nothing_else():
+    """A verdict keeps a table as base64 of its integer bytes; any other type is refused."""
+    choices = np.array([0, 1, -1, 10, 127], dtype=np.int8)
+    packed = verdicts._packed(choices)
+    assert packed["type"] == "|i1" and verdicts._unpacked(packed).tolist() == choices.tolist()
+    wide = np.array([2**40, -5], dtype=np.int64)
+    assert verdicts._unpacked(verdicts._packed(wide)).tolist() == wide.tolist()
+    with pytest.raises(ValueError):
+        verdicts._unpacked({"type": "<f8", "bytes": packed["bytes"]})
+
+
+def test_a_worker_sends_plain_answers_as_they_are_and_encodes_the_rest():
+    """A list of one plain type crosses as it is (checked as a whole); anything else answer by
+    answer, as ``encode`` gives it: a long string cut, a huge int and an object described."""
+    assert worker._encoded("first", [True, False]) == {"first": [True, False]}
+    assert worker._encoded("first", ["roll", "hold"]) == {"first": ["roll", "hold"]}
+    assert worker._encoded("first", [3, -1]) == {"first": [3, -1]}
+    mixed = worker._encoded("first", [1, "x" * 150, 2**70, None, 1.5, [1]])["first"]
+    assert mixed[:2] == [1, "x" * 100] and mixed[3:5] == [None, 1.5]
+    assert mixed[2]["type"] == "int" and mixed[5]["type"] == "list"
