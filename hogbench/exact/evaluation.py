@@ -25,7 +25,7 @@ from hogbench.exact.core import (
     resolved_value,
     row_sum,
 )
-from hogbench.exact.intrinsics import line_sums, prefetch
+from hogbench.exact.intrinsics import LANES, line_sums, prefetch
 from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
@@ -139,8 +139,9 @@ VALUES = types.float64[:, :, ::1]
 #: Tables a side of one pass of the grid kernel: GRID x GRID pairs, whose values at every state
 #: it keeps twice (20 MB in Hog). Measured per pair over 32 by 32 tables, one core, when the
 #: kernel summed over a row of pairs in a loop: 0.77 ms at 4 by 4, 0.50 ms at 8 by 8, 0.54 ms
-#: at 16 by 16; 0.60 ms at 8 by 16. The kernel now spells out eight sums, so GRID is 8.
-GRID = 8
+#: at 16 by 16; 0.60 ms at 8 by 16. A row's sums are now one vector (``line_sums``), so
+#: GRID is its number of lanes, one cache line of values.
+GRID = LANES
 
 
 @kernel(types.void(ROWS, I8, TABLES, I8, TABLES, VALUES, VALUES), fastmath=_FAST)

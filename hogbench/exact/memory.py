@@ -230,116 +230,116 @@ def _evaluate_tables(rows, tab_a, tab_b, start, c0, by_choice, stride, to_bits, 
         classes, near_ptr, near_mem, tab_a, tab_b, c0, starts, by_choice
     )
     has_both = (both[:area].any(), both[area:].any())
-    classes_used = has_both[0] or has_both[1]
-    if not classes_used:
+    if not (has_both[0] or has_both[1]):
         _pass_without_classes(
             order, choice, held, count, row_ptr, row_const, row_code, probs, stride, to_bits, w
         )
-    corr = np.zeros(memories)
-    # What the opponent's class 1 adds, by the opponent's choice, in two halves: outcomes take
-    # turns, so that one outcome's addition need not wait for the previous one's store (10%).
-    wide = np.uint64(n_choices)
-    by_choice_t = np.zeros(2 * n_choices)
-    near_choice = np.empty(len(near_mem), dtype=np.uint64)  # near_mem[k] is class 1 for it
-    for t in range(n_choices):
-        near_choice[near_ptr[t] : near_ptr[t + 1]] = t
-    # The opponent's choice index by the place of its value, m' * S + x', a copy for each
-    # memory: an outcome's code then gives it without working out x' (a tenth of the pass).
-    choice_at = np.empty(2 * plane if classes_used else 0, dtype=np.uint8)
-    for player in range(2):
-        if has_both[player]:  # read where this player is the opponent with class 1
-            for q in range(memories):
-                lo = player * plane + q * stride
-                choice_at[lo : lo + area] = choice[player * area : (player + 1) * area]
-    # Indices are unsigned: numba then skips its check for negative ones, which made this loop
-    # 1.7 times slower (measured). (An unsigned and a signed integer add up to a float in
-    # numba, so every index below is unsigned.)
-    u, one, two = np.uint64, np.uint64(1), np.uint64(2)
-    plane_u = u(plane)
-    place_bits, place_mask = u(to_bits), u((1 << to_bits) - 1)
-    # A table of one choice reads its rows front to back, which the processor foresees. Rows
-    # of varied choices lie all over the rows (14 MB in hog-fa19), and each (observation,
-    # player) waited on two misses in a row, its row_ptr and then its codes: they are asked
-    # for AHEAD and 2 * AHEAD observations early (random tables 1.2 times faster).
-    varied = (tab_a != tab_a[0]).any() or (tab_b != tab_b[0]).any()
-    ahead = 4
-    for i in range(area if classes_used else 0):  # else done above
-        x = order[i]
-        if varied and i + 2 * ahead < area:
-            for player in range(2):
-                later = i + 2 * ahead
-                prefetch(row_ptr, (choice[player * area + order[later]] * area + later) * 2)
-        if varied and i + ahead < area:
-            for player in range(2):
-                later = i + ahead
-                r = (choice[player * area + order[later]] * area + later) * 2
-                lo, hi = row_ptr[r], row_ptr[r + 2]  # both classes' rows
-                for k in range(lo, hi, 16):  # a cache line of codes each
-                    prefetch(row_code, k)
-                prefetch(row_code, hi - 1)
+    else:
+        corr = np.zeros(memories)
+        # What the opponent's class 1 adds, by the opponent's choice, in two halves: outcomes take
+        # turns, so that one outcome's addition need not wait for the previous one's store (10%).
+        wide = np.uint64(n_choices)
+        by_choice_t = np.zeros(2 * n_choices)
+        near_choice = np.empty(len(near_mem), dtype=np.uint64)  # near_mem[k] is class 1 for it
+        for t in range(n_choices):
+            near_choice[near_ptr[t] : near_ptr[t + 1]] = t
+        # The opponent's choice index by the place of its value, m' * S + x', a copy for each
+        # memory: an outcome's code then gives it without working out x' (a tenth of the pass).
+        choice_at = np.empty(2 * plane, dtype=np.uint8)
         for player in range(2):
-            opponent = 1 - player
-            at_opponent, opponent_plane = u(opponent * 2 * plane), u(opponent * plane)
-            ci = choice[player * area + x]
-            at = player * 2 * plane + x
-            held_lo, held_hi = opponent * memories, opponent * memories + count[opponent]
-            for cls in range(2 if both[player * area + x] else 1):
-                r = (ci * area + i) * 2 + cls
-                lo, end = u(row_ptr[r]), u(row_ptr[r + 1])
-                # The row's constant holds the chances of every continuing outcome: each takes
-                # the opponent's value off.
-                s0 = s1 = 0.0
-                j = lo
-                if has_both[opponent]:  # and the difference where the opponent's is class 1
-                    while j + one < end:  # two of each sum (see by_choice_t above)
-                        c0_, c1_ = u(row_code[j]), u(row_code[j + one])
-                        to0, to1 = c0_ & place_mask, c1_ & place_mask
-                        p0, p1 = probs[c0_ >> place_bits], probs[c1_ >> place_bits]
-                        s0 += p0 * w[at_opponent + to0]
-                        s1 += p1 * w[at_opponent + to1]
-                        by_choice_t[choice_at[opponent_plane + to0]] += (
-                            p0 * w[at_opponent + plane_u + to0]
-                        )
-                        by_choice_t[wide + choice_at[opponent_plane + to1]] += (
-                            p1 * w[at_opponent + plane_u + to1]
-                        )
-                        j += two
-                    if j < end:
-                        c0_ = u(row_code[j])
-                        to0, p0 = c0_ & place_mask, probs[c0_ >> place_bits]
-                        s0 += p0 * w[at_opponent + to0]
-                        by_choice_t[choice_at[opponent_plane + to0]] += (
-                            p0 * w[at_opponent + plane_u + to0]
-                        )
-                    # Without a branch on which choices came up: it was mispredicted half the
-                    # time, a tenth of the pass with random tables.
-                    for k in range(len(near_mem)):
-                        t = near_choice[k]
-                        corr[near_mem[k]] -= by_choice_t[t] + by_choice_t[wide + t]
-                    for t in range(2 * wide):
-                        by_choice_t[t] = 0.0
-                else:  # two sums, so the additions do not wait on each other
-                    while j + one < end:
-                        c0_, c1_ = u(row_code[j]), u(row_code[j + one])
-                        s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
-                        s1 += probs[c1_ >> place_bits] * w[at_opponent + (c1_ & place_mask)]
-                        j += two
-                    if j < end:
-                        c0_ = u(row_code[j])
-                        s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
-                base = row_const[r] - (s0 + s1)
-                for k in range(held_lo, held_hi):
-                    q = held[k]
-                    if cls == 0:
-                        w[at + q * stride] = base + corr[q]
-                    else:  # class 1 as the difference from class 0
-                        w[at + plane + q * stride] = base + corr[q] - w[at + q * stride]
-                if has_both[opponent]:  # only that path writes corrections; a slice
-                    for q in range(memories):  # assignment here cost a fifth of the time
-                        corr[q] = 0.0
-            if has_both[player] and not both[player * area + x]:
-                for k in range(held_lo, held_hi):  # no class 1 here: no difference
-                    w[at + plane + held[k] * stride] = 0.0
+            if has_both[player]:  # read where this player is the opponent with class 1
+                for q in range(memories):
+                    lo = player * plane + q * stride
+                    choice_at[lo : lo + area] = choice[player * area : (player + 1) * area]
+        # Indices are unsigned: numba then skips its check for negative ones, which made this loop
+        # 1.7 times slower (measured). (An unsigned and a signed integer add up to a float in
+        # numba, so every index below is unsigned.)
+        u, one, two = np.uint64, np.uint64(1), np.uint64(2)
+        plane_u = u(plane)
+        place_bits, place_mask = u(to_bits), u((1 << to_bits) - 1)
+        # A table of one choice reads its rows front to back, which the processor foresees. Rows
+        # of varied choices lie all over the rows (14 MB in hog-fa19), and each (observation,
+        # player) waited on two misses in a row, its row_ptr and then its codes: they are asked
+        # for AHEAD and 2 * AHEAD observations early (random tables 1.2 times faster).
+        varied = (tab_a != tab_a[0]).any() or (tab_b != tab_b[0]).any()
+        ahead = 4
+        for i in range(area):
+            x = order[i]
+            if varied and i + 2 * ahead < area:
+                for player in range(2):
+                    later = i + 2 * ahead
+                    prefetch(row_ptr, (choice[player * area + order[later]] * area + later) * 2)
+            if varied and i + ahead < area:
+                for player in range(2):
+                    later = i + ahead
+                    r = (choice[player * area + order[later]] * area + later) * 2
+                    lo, hi = row_ptr[r], row_ptr[r + 2]  # both classes' rows
+                    for k in range(lo, hi, 16):  # a cache line of codes each
+                        prefetch(row_code, k)
+                    prefetch(row_code, hi - 1)
+            for player in range(2):
+                opponent = 1 - player
+                at_opponent, opponent_plane = u(opponent * 2 * plane), u(opponent * plane)
+                ci = choice[player * area + x]
+                at = player * 2 * plane + x
+                held_lo, held_hi = opponent * memories, opponent * memories + count[opponent]
+                for cls in range(2 if both[player * area + x] else 1):
+                    r = (ci * area + i) * 2 + cls
+                    lo, end = u(row_ptr[r]), u(row_ptr[r + 1])
+                    # The row's constant holds the chances of every continuing outcome: each takes
+                    # the opponent's value off.
+                    s0 = s1 = 0.0
+                    j = lo
+                    if has_both[opponent]:  # and the difference where the opponent's is class 1
+                        while j + one < end:  # two of each sum (see by_choice_t above)
+                            c0_, c1_ = u(row_code[j]), u(row_code[j + one])
+                            to0, to1 = c0_ & place_mask, c1_ & place_mask
+                            p0, p1 = probs[c0_ >> place_bits], probs[c1_ >> place_bits]
+                            s0 += p0 * w[at_opponent + to0]
+                            s1 += p1 * w[at_opponent + to1]
+                            by_choice_t[choice_at[opponent_plane + to0]] += (
+                                p0 * w[at_opponent + plane_u + to0]
+                            )
+                            by_choice_t[wide + choice_at[opponent_plane + to1]] += (
+                                p1 * w[at_opponent + plane_u + to1]
+                            )
+                            j += two
+                        if j < end:
+                            c0_ = u(row_code[j])
+                            to0, p0 = c0_ & place_mask, probs[c0_ >> place_bits]
+                            s0 += p0 * w[at_opponent + to0]
+                            by_choice_t[choice_at[opponent_plane + to0]] += (
+                                p0 * w[at_opponent + plane_u + to0]
+                            )
+                        # Without a branch on which choices came up: it was mispredicted half the
+                        # time, a tenth of the pass with random tables.
+                        for k in range(len(near_mem)):
+                            t = near_choice[k]
+                            corr[near_mem[k]] -= by_choice_t[t] + by_choice_t[wide + t]
+                        for t in range(2 * wide):
+                            by_choice_t[t] = 0.0
+                    else:  # two sums, so the additions do not wait on each other
+                        while j + one < end:
+                            c0_, c1_ = u(row_code[j]), u(row_code[j + one])
+                            s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
+                            s1 += probs[c1_ >> place_bits] * w[at_opponent + (c1_ & place_mask)]
+                            j += two
+                        if j < end:
+                            c0_ = u(row_code[j])
+                            s0 += probs[c0_ >> place_bits] * w[at_opponent + (c0_ & place_mask)]
+                    base = row_const[r] - (s0 + s1)
+                    for k in range(held_lo, held_hi):
+                        q = held[k]
+                        if cls == 0:
+                            w[at + q * stride] = base + corr[q]
+                        else:  # class 1 as the difference from class 0
+                            w[at + plane + q * stride] = base + corr[q] - w[at + q * stride]
+                    if has_both[opponent]:  # only that path writes corrections; a slice
+                        for q in range(memories):  # assignment here cost a fifth of the time
+                            corr[q] = 0.0
+                if has_both[player] and not both[player * area + x]:
+                    for k in range(held_lo, held_hi):  # no class 1 here: no difference
+                        w[at + plane + held[k] * stride] = 0.0
     first = w[other * stride + start_x]
     second = 1.0 - w[2 * plane + other * stride + start_x]
     if classes[choice[start_x] * memories + own]:
