@@ -30,6 +30,7 @@ the file and of the .py files beside it, the function asked for and the rule set
 
 from __future__ import annotations
 
+import binascii
 import dataclasses
 import functools
 import json
@@ -45,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,7 @@ from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageEr
 from hogbench.rules import course_functions_not_strategies
 from hogbench.rules.base import RuleSet
 from hogbench.submission import Snapshot, remove, snapshot
+from hogbench.tables import CodedAnswers
 
 WORKER = Path(__file__).with_name("worker.py").resolve()
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
@@ -127,8 +130,8 @@ class Answers:
 
     function: str
     team: str | None
-    first: list[Any]
-    second: list[Any]  # the second pass, in observation order like the first
+    first: Sequence[Any]  # a list, or CodedAnswers
+    second: Sequence[Any]  # the second pass, in observation order like the first
     seconds: float  # to import the file and answer every state once
     output: str  # what it printed, cut to the first and last few KB
     output_bytes: int
@@ -368,14 +371,9 @@ class _Session:
         self.where = f"{self.where}:{function}"
         return function, (_clean(team, 100).strip() or None) if team is not None else None
 
-    def expect_answers(self, key: str, deadline: float) -> list[Any]:
-        answers = self.expect(key, deadline)
-        if not isinstance(answers, list) or len(answers) != self.count:
-            raise self._malformed(f"not {self.count} answers")
-        if set(map(type, answers)) <= PLAIN:  # the usual case, fast for a million states
-            return answers
+    def expect_answers(self, key: str, deadline: float) -> Sequence[Any]:
         try:
-            return [decode_answer(a) for a in answers]
+            return decode_pass(self.expect(key, deadline), self.count)
         except _Malformed as exc:
             raise self._malformed(str(exc)) from None
 
@@ -991,6 +989,34 @@ def decode_answer(value: Any) -> Any:
         name = _clean(value["type"], 60) or "object"
         return _foreign_type(name)(_clean(value["repr"], 120))
     raise _Malformed("an answer that is not an encoded value")
+
+
+def decode_pass(answers: Any, count: int) -> Sequence[Any]:
+    """A pass of COUNT answers as the worker sent it: a list of encoded answers, or a coded pass
+    (``{"values": [distinct plain answers], "codes": base64 of one byte per state}``) as
+    CodedAnswers; _Malformed if it is neither."""
+    if type(answers) is list and len(answers) == count:
+        if set(map(type, answers)) <= PLAIN:  # a list of plain answers, checked as a whole
+            return answers
+        return [decode_answer(a) for a in answers]
+    if type(answers) is not dict or set(answers) != {"values", "codes"}:
+        raise _Malformed(f"not {count} answers")
+    values, text = answers["values"], answers["codes"]
+    if not (
+        type(values) is list
+        and 0 < len(values) <= 256
+        and set(map(type, values)) <= PLAIN
+        and len({(type(v), v) for v in values}) == len(values)
+        and type(text) is str
+    ):
+        raise _Malformed("a coded pass whose values are not distinct plain answers")
+    try:
+        codes = np.frombuffer(binascii.a2b_base64(text, strict_mode=True), dtype=np.uint8)
+    except (binascii.Error, ValueError):
+        raise _Malformed("a coded pass whose codes are not base64") from None
+    if len(codes) != count or codes.max() >= len(values):
+        raise _Malformed(f"not {count} codes, each naming one of its {len(values)} values")
+    return CodedAnswers(values, codes)
 
 
 def _clean(text: Any, limit: int, newlines: bool = False) -> str:

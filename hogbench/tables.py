@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,27 @@ class DecisionTable:
         return int(self.choices[np.ravel_multi_index(tuple(int(a) for a in args), rules.obs_shape)])
 
 
+class CodedAnswers(Sequence):
+    """A pass of answers as its distinct VALUES and, per state, the index of its value (CODES).
+
+    How a worker sends a pass whose answers are of one plain type (Big Pig's 2.3 million
+    'roll'/'hold'): judged once per value, and compared and tabulated as arrays.
+    """
+
+    def __init__(self, values: Sequence[Any], codes: np.ndarray) -> None:
+        self.values = tuple(values)
+        self.codes = codes
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
+        return self.values[self.codes[index]]
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.values.__getitem__, self.codes.tolist())
+
+
 def call_everywhere(strategy: Callable, rules: RuleSet) -> tuple[list[Any], list[Any]]:
     """Call STRATEGY at every observation twice, the second pass in reverse order.
 
@@ -93,6 +114,9 @@ def find_faults(
     (Big Pig), so answers are judged once per distinct value and compared in bulk; the
     state-by-state lists are built only when something is wrong.
     """
+    if isinstance(first, CodedAnswers) and isinstance(second, CodedAnswers):
+        return _coded_faults(rules, first, second)
+    first, second = _listed(first), _listed(second)  # one pass coded, one not: as lists
     n = len(first)
     verdicts = _verdicts(rules, first)
     bad = {k for k, v in verdicts.items() if isinstance(v, IllegalChoice)}
@@ -104,11 +128,34 @@ def find_faults(
     unstable = []
     if not (first == second and list(map(type, first)) == list(map(type, second))):
         unstable = [
-            Fault(i, f"returned {first[i]!r}, then {second[i]!r} when called again")
+            _changed(i, first, second)
             for i in range(n)
             if not _same(first[i], second[i]) and _key(first[i]) not in bad
         ]
     return illegal, unstable, verdicts
+
+
+def _coded_faults(
+    rules: RuleSet, first: CodedAnswers, second: CodedAnswers
+) -> tuple[list[Fault], list[Fault], dict[tuple, Any]]:
+    """find_faults on coded passes: each value judged once, the states compared as arrays."""
+    verdicts = _verdicts(rules, first.values)
+    legal = np.array([not isinstance(verdicts[_key(v)], IllegalChoice) for v in first.values])
+    legal_at = legal[first.codes]
+    illegal = [Fault(int(i), str(verdicts[_key(first[i])])) for i in np.flatnonzero(~legal_at)]
+    # Each of the second pass's values as an index into the first's (-1: never a first answer).
+    place = {_key(value): i for i, value in enumerate(first.values)}
+    as_first = np.array([place.get(_key(value), -1) for value in second.values], dtype=np.int64)
+    changed = np.flatnonzero((as_first[second.codes] != first.codes) & legal_at)
+    return illegal, [_changed(int(i), first, second) for i in changed], verdicts
+
+
+def _listed(answers: Sequence[Any]) -> Sequence[Any]:
+    return list(answers) if isinstance(answers, CodedAnswers) else answers
+
+
+def _changed(i: int, first: Sequence[Any], second: Sequence[Any]) -> Fault:
+    return Fault(i, f"returned {first[i]!r}, then {second[i]!r} when called again")
 
 
 def table_from_answers(
@@ -129,7 +176,9 @@ def table_from_answers(
             where, f"not deterministic: {fault.problem}", rules.obs_args(fault.index)
         )
     kinds = {k[0] for k in verdicts}
-    if kinds == {int} and all(v == k[1] for k, v in verdicts.items()):
+    if isinstance(first, CodedAnswers):
+        choices = np.array([verdicts[_key(v)] for v in first.values], dtype=np.int64)[first.codes]
+    elif kinds == {int} and all(v == k[1] for k, v in verdicts.items()):
         choices = np.array(first, dtype=np.int64)  # plain ints, legal as they are
     elif len(kinds) == 1 and kinds <= {bool, int, str}:  # e.g. True/False or 'roll'/'hold'
         # One type: each answer's choice by its value alone (a Big Pig table's 2.3 million

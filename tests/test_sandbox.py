@@ -24,7 +24,7 @@ from hogbench.check import check_file
 from hogbench.errors import HogbenchError, StrategyError
 from hogbench.loading import load_entrant, parse_spec
 from hogbench.rules import get_rules
-from hogbench.tables import call_everywhere
+from hogbench.tables import CodedAnswers, call_everywhere, find_faults, table_from_answers
 
 CORPUS = Path(__file__).parent / "hostile"
 FILES = Path(__file__).parent / "files"
@@ -338,7 +338,7 @@ def test_worker_answers_in_call_everywhere_order(bwrap):
     namespace: dict = {}
     exec((CORPUS / "counts_calls.py").read_text(), namespace)  # harmless: it only counts
     first, second = call_everywhere(namespace["final_strategy"], rules)
-    assert (answers.first, answers.second) == (first, second)
+    assert (list(answers.first), list(answers.second)) == (first, second)
 
 
 def test_the_worker_picks_the_strategy_as_the_rules_say():
@@ -489,12 +489,77 @@ def test_a_kept_table_is_its_bytes_and_nothing_else():
         verdicts._unpacked({"type": "<f8", "bytes": packed["bytes"]})
 
 
-def test_a_worker_sends_plain_answers_as_they_are_and_encodes_the_rest():
-    """A list of one plain type crosses as it is (checked as a whole); anything else answer by
-    answer, as ``encode`` gives it: a long string cut, a huge int and an object described."""
-    assert worker._encoded("first", [True, False]) == {"first": [True, False]}
-    assert worker._encoded("first", ["roll", "hold"]) == {"first": ["roll", "hold"]}
-    assert worker._encoded("first", [3, -1]) == {"first": [3, -1]}
+def test_a_pass_of_one_plain_type_crosses_coded_and_the_rest_answer_by_answer():
+    """A pass of one plain type with few values crosses as those values and a byte per state,
+    and decodes to the same answers, types kept (True is not 1); anything else goes answer by
+    answer as ``encode`` gives it: a long string cut, a huge int and an object described."""
+    for answers in ([True, False, True], ["roll", "hold", "hold"], [3, -1, 3], [1, 1]):
+        message = json.loads(json.dumps(worker._encoded("first", answers)))
+        decoded = sandbox.decode_pass(message["first"], len(answers))
+        assert isinstance(decoded, CodedAnswers)
+        assert [(type(a), a) for a in decoded] == [(type(a), a) for a in answers]
+    for answers in ([True, 1], ["x" * 150, "y"], [2**70, 1], list(range(300))):
+        assert type(worker._encoded("first", answers)["first"]) is list
     mixed = worker._encoded("first", [1, "x" * 150, 2**70, None, 1.5, [1]])["first"]
     assert mixed[:2] == [1, "x" * 100] and mixed[3:5] == [None, 1.5]
     assert mixed[2]["type"] == "int" and mixed[5]["type"] == "list"
+    decoded = sandbox.decode_pass(mixed, 6)
+    assert decoded[:2] == [1, "x" * 100] and repr(decoded[5]) == "[1]"
+
+
+def _coded(answers: list) -> CodedAnswers:
+    """ANSWERS coded as a worker codes them (by type and value: True is not 1)."""
+    keys = list(dict.fromkeys((type(a), a) for a in answers))
+    place = {key: i for i, key in enumerate(keys)}
+    codes = np.array([place[(type(a), a)] for a in answers], dtype=np.uint8)
+    return CodedAnswers([value for _, value in keys], codes)
+
+
+@pytest.mark.parametrize(
+    ("first_changes", "second_changes", "faults"),
+    [
+        ({}, {}, (0, 0)),
+        ({5: 11}, {5: 11}, (1, 0)),  # an illegal number of dice, the same both times
+        ({}, {7: 3}, (0, 1)),  # another answer when called again
+        ({9: 1}, {9: True}, (0, 1)),  # the same number, but not the same type
+        ({3: True}, {3: True, 4: 12}, (1, 1)),  # a bool is no number of dice; 12 only second
+        ({2: 12}, {2: 4}, (1, 0)),  # illegal first: not also counted as changed
+    ],
+)
+def test_coded_passes_are_judged_as_their_lists(first_changes, second_changes, faults):
+    """find_faults and table_from_answers give coded passes the verdicts of the same lists."""
+    rules = get_rules("hog-su21", 10)
+    n = int(np.prod(rules.obs_shape))
+    first, second = ([i % 11 for i in range(n)] for _ in range(2))
+    for answers, changes in ((first, first_changes), (second, second_changes)):
+        for i, value in changes.items():
+            answers[i] = value
+    expected = find_faults(rules, first, second)
+    for pair in ((_coded(first), _coded(second)), (_coded(first), second)):
+        found = find_faults(rules, *pair)
+        assert found[:2] == expected[:2]
+        assert tuple(map(len, found[:2])) == faults
+    if faults == (0, 0):
+        table = table_from_answers(rules, _coded(first), _coded(second), "coded")
+        assert table.choices.tolist() == first
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"values": ["roll", "hold"], "codes": "AAEC"},  # a code naming no value
+        {"values": ["roll", "hold"], "codes": "AAE="},  # two codes for three states
+        {"values": ["roll", "roll"], "codes": "AAEA"},  # values not distinct
+        {"values": [[1], "hold"], "codes": "AAEA"},  # a value that is no plain answer
+        {"values": ["roll", "hold"], "codes": "AA!A"},  # not base64
+        {"values": [], "codes": ""},
+        {"values": ["roll"], "codes": "AAAA", "more": 1},
+        {"roll": 3},
+        ["roll", "hold"],  # a list of the wrong length
+    ],
+)
+def test_a_pass_that_is_not_three_answers_is_malformed(message):
+    """The parent checks a pass it did not code itself: three answers, or nothing."""
+    assert sandbox.decode_pass({"values": ["roll", "hold"], "codes": "AAEA"}, 3)[2] == "roll"
+    with pytest.raises(sandbox._Malformed):
+        sandbox.decode_pass(message, 3)
