@@ -191,7 +191,15 @@ def _jobs(jobs: int | None) -> int:
 
 
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, default=str))
+    print(json.dumps(data, indent=2, default=_json_value))
+
+
+def _json_value(value: Any) -> Any:
+    """A value JSON has no type for: a numpy number as the number (a score the engines kept
+    as int64 is still a number), anything else as its text."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return str(value)
 
 
 # -- commands ----------------------------------------------------------------------------------

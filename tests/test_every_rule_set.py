@@ -217,4 +217,7 @@ def test_watch_json_is_the_golden_transcript(name):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(result.stdout)
     assert path.exists(), f"no golden transcript for {name}: see this test's docstring"
-    assert json.loads(result.stdout) == json.loads(path.read_text())
+    watched = json.loads(result.stdout)
+    assert watched == json.loads(path.read_text())
+    scores = [watched["scores"], *(turn["scores"] for turn in watched["turns"])]
+    assert all(type(score) is int for pair in scores for score in pair)  # numbers, not text
