@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hogbench.cache import load_arrays, load_mapped, save_arrays, save_mapped, table_entry
+from hogbench.players import engine_table
 from hogbench.rules.base import RuleSet
 
 #: The code cached rows come from: a change to it makes them be built again.
@@ -52,7 +53,7 @@ class TableRows:
 def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
     """The rows of TABLE, from the disk cache or built; None when the model has cycles or no
     rows (the evaluation here is one pass over the order)."""
-    table = np.ascontiguousarray(table, dtype=np.int64).reshape(-1)
+    table = engine_table(table)
     path = table_entry("exact-rows", rules, table, made_by=MADE_BY)
     try:
         return TableRows.load(path)
@@ -103,7 +104,7 @@ def evaluate(
     and memory_rows).
 
     Segment by segment (see TableRows), A's and B's values at once."""
-    table_a, table_b = (np.ascontiguousarray(t, dtype=np.int64).ravel() for t in (table_a, table_b))
+    table_a, table_b = engine_table(table_a), engine_table(table_b)
     memory = _load_memory_rows(rules)
     if memory is not None:
         return _evaluate_memory(memory, table_a, table_b)

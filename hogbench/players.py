@@ -15,14 +15,14 @@ class TablePlayer:
 
     choices: np.ndarray
 
-    def writable(self) -> TablePlayer:
-        """This player with a writable, contiguous table of the same type: large arrays reach
-        workers read-only (joblib memory-maps them, Dask may deserialise them in place), and
-        the compiled engines take writable arrays only."""
-        choices = self.choices
-        if choices.flags.writeable and choices.flags.c_contiguous:
-            return self
-        return TablePlayer(np.array(choices, order="C"))
+
+def engine_table(choices: np.ndarray) -> np.ndarray:
+    """CHOICES as the compiled engines take a table: flat, contiguous, int64 and writable.
+
+    A worker's tables may arrive read-only (joblib memory-maps large arrays, Dask may
+    deserialise them in place); they are read where they lie, and copied only here."""
+    table = np.ascontiguousarray(choices, dtype=np.int64).reshape(-1)
+    return table if table.flags.writeable else table.copy()
 
 
 @dataclass(frozen=True, eq=False)

@@ -32,7 +32,7 @@ import numpy as np
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError
 from hogbench.jit import compiled, jit, kernel
-from hogbench.players import Player, TablePlayer
+from hogbench.players import Player, TablePlayer, engine_table
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -186,7 +186,7 @@ KEPT_ROWS = 8
 
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
     """The rows of one strategy table, from the disk cache or built; None for models too large."""
-    table = _table(table)  # kept tables are int8; the kernel and the cache key take int64
+    table = engine_table(table)  # kept tables are int8; the kernel and the cache key take int64
     path = table_entry("rows", rules, table, made_by=(__name__,))
     rows = _KEPT_ROWS.get(path)
     if rows is None:
@@ -454,7 +454,7 @@ def play_block(
     cap = rules.turn_cap()
     turns = MAX_TURNS if cap is None else cap
     if isinstance(a, TablePlayer) and isinstance(b, TablePlayer):
-        table_a, table_b = _table(a.choices), _table(b.choices)
+        table_a, table_b = engine_table(a.choices), engine_table(b.choices)
         rows_a = table_rows(rules, table_a)
         if rows_a is not None:
             counts = _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games, turns)
@@ -484,10 +484,6 @@ def _unfinished_tied(counts: np.ndarray) -> np.ndarray:
     tied[:, 2] += tied[:, 3]
     tied[:, 3] = 0
     return tied
-
-
-def _table(choices: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(choices, dtype=np.int64)
 
 
 @dataclass(frozen=True)

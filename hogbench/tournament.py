@@ -36,7 +36,7 @@ from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.pairs import decision_z, opponents_at_once, play_exact_grid, play_pair, player_of
-from hogbench.players import Player, TablePlayer
+from hogbench.players import Player
 from hogbench.processes import die_with_parent
 from hogbench.rules import DEFAULT_RULES, resident
 from hogbench.rules.base import RuleSet
@@ -59,6 +59,10 @@ DEFAULT_LIVE_BUDGET = 120.0
 #: batch is a tile of the pair matrix, 32 by 32 here: the engine plays one entrant against 32
 #: at once, 10% faster per pair than against 16 (hog-su21, measured).
 MAX_BATCH = 1024
+#: Most bytes of tables one task carries: a tile of side s brings 2s tables to its worker, which
+#: holds them while it plays the tile (Big Pig's are 2.3 MB each: tiles of 5 by 5, so that a
+#: worker stays within 300 MB; Hog's 10 KB do not limit its tiles).
+MAX_BATCH_TABLE_BYTES = 24 << 20
 #: About what starting local worker processes costs (imports, compiled code, the model).
 WORKER_START_SECONDS = 3.0
 
@@ -434,9 +438,6 @@ def play_batch(
     until the paired interval excludes THRESHOLD, with the key's games as the cap."""
     die_with_parent()
     rules = resident(rules)
-    players = {
-        name: p.writable() if isinstance(p, TablePlayer) else p for name, p in players.items()
-    }
     results = _play_exact(rules, players, [k for k in keys if k.mode == "exact"])
     for key in keys:
         if key.mode == "exact":
@@ -534,9 +535,11 @@ def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[Pa
     return [[k] for k in keys if k.a in live or k.b in live] + batches
 
 
-def auto_batch_size(n_pairs: int, workers: int) -> int:
-    """About four batches per worker, at most MAX_BATCH pairs each."""
-    return max(1, min(MAX_BATCH, math.ceil(n_pairs / (4 * max(1, workers)))))
+def auto_batch_size(n_pairs: int, workers: int, table_bytes: int) -> int:
+    """About four batches per worker, at most MAX_BATCH pairs each, and tiles whose tables
+    (TABLE_BYTES each) come to at most MAX_BATCH_TABLE_BYTES."""
+    side = max(1, MAX_BATCH_TABLE_BYTES // (2 * table_bytes))
+    return max(1, min(MAX_BATCH, side * side, math.ceil(n_pairs / (4 * max(1, workers)))))
 
 
 def _dispatch(
@@ -655,7 +658,8 @@ def play_pairs(
     missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
     played = Played(stored=len(set(keys.values()) & set(found)))
     live = {name for name, e in zip(names, entrants, strict=True) if not e.tableable}
-    size = batch_size or auto_batch_size(len(missing), jobs)
+    table_bytes = int(np.prod(rules.obs_shape))  # kept tables are int8
+    size = batch_size or auto_batch_size(len(missing), jobs, table_bytes)
     tasks = []
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}

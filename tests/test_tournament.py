@@ -331,16 +331,32 @@ def test_changing_a_submission_computes_only_its_pairs(tmp_path, files):
     assert (changed.stored, changed.computed) == (6, 4)
 
 
-def test_a_batch_takes_read_only_tables():
-    # joblib memory-maps large arrays and Dask may deserialise them in place: read-only.
-    rules = get_rules("hog-su21", 30)
-    a, b = (tm.load_entrant(s, rules) for s in ("always_roll:4", "always_roll:6"))
-    table = a.table.choices.copy()
-    table.flags.writeable = False
-    key = tm.pair_key(rules.key, a.key, b.key, True, 0, 0)
-    players = {a.key: TablePlayer(table), b.key: TablePlayer(b.table.choices)}
-    (result,) = tm.play_batch(rules, players, [key])
-    assert isinstance(result, PairResult) and 0 < result.first < 1
+@pytest.mark.parametrize(
+    ("rules_name", "specs"),
+    [
+        ("hog-su21", ("always_roll:4", "always_roll:6")),  # rows, a grid of pairs
+        ("hog-fa19", ("always_roll:4", "always_roll:6")),  # memories
+        ("pig", ("hold_at:10", "hold_at:20")),  # whole turns, tables as kept (int8)
+    ],
+)
+@pytest.mark.parametrize("exact_pair", [True, False])
+def test_a_batch_takes_read_only_tables(rules_name, specs, exact_pair):
+    """joblib memory-maps large arrays and Dask may deserialise them in place: read-only
+    tables are played as they are, by every engine, and give the values of writable ones."""
+    rules = get_rules(rules_name, 30)
+    a, b = (tm.load_entrant(s, rules) for s in specs)
+    key = tm.pair_key(rules.key, a.key, b.key, exact_pair, 0, 400)
+    results = []
+    for writeable in (True, False):
+        players = {}
+        for entrant in (a, b):
+            table = entrant.table.choices.copy()
+            table.flags.writeable = writeable
+            players[entrant.key] = TablePlayer(table)
+        (result,) = tm.play_batch(rules, players, [key])
+        assert isinstance(result, PairResult) and 0 < result.first < 1
+        results.append((result.first, result.second))
+    assert results[0] == results[1]
 
 
 def test_a_whole_turn_batch_meets_its_opponents_in_blocks(monkeypatch):
@@ -393,6 +409,18 @@ def test_batches_send_each_table_once_and_tile_the_matrix():
     tiled = [b for b in batches if len(b) > 1]
     assert max(map(len, tiled)) == 16
     assert max(len({k.a for k in b} | {k.b for k in b}) for b in tiled) <= 8
+
+
+@pytest.mark.parametrize(("rules_name", "size"), [("hog-su21", 1024), ("big-pig", 25)])
+def test_a_batch_carries_a_bounded_weight_of_tables(rules_name, size):
+    """A class's batches are as large as the engine likes, but a tile's tables stay within
+    MAX_BATCH_TABLE_BYTES: Big Pig's 2.3 MB tables come ten at a time."""
+    rules = get_rules(rules_name)
+    table_bytes = int(np.prod(rules.obs_shape))
+    assert tm.auto_batch_size(499_500, 2, table_bytes) == size
+    side = math.isqrt(size)
+    assert 2 * side * table_bytes <= tm.MAX_BATCH_TABLE_BYTES
+    assert tm.auto_batch_size(10, 2, table_bytes) == 2  # few pairs: four batches per worker
 
 
 def test_dask_cluster_gives_the_local_standings(tmp_path):

@@ -198,10 +198,6 @@ def pair(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return w
 
 
-def as_table(table: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(table, dtype=np.int64).reshape(-1)
-
-
 def check_converged(rules: RuleSet, stuck: int) -> None:
     if stuck >= 0:
         raise HogbenchError(

@@ -20,7 +20,6 @@ from hogbench.exact.core import (
     RULES,
     TOLERANCE,
     UNSEEN,
-    as_table,
     check_converged,
     resolved_value,
     row_sum,
@@ -29,6 +28,7 @@ from hogbench.exact.intrinsics import LANES, line_sums, prefetch
 from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
+from hogbench.players import engine_table
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, fast_divide, widest_roll
 
 # Sweeps of a cyclic level converge geometrically: a sweep reads values of its own level from
@@ -410,12 +410,12 @@ class Policy:
 
 def table_policy(model: GameModel, table: np.ndarray) -> Policy:
     """A decision table (one choice per observation) as a policy."""
-    return Policy(as_table(table), model.observation, engine(model).observation_period)
+    return Policy(engine_table(table), model.observation, engine(model).observation_period)
 
 
 def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
     """A choice per state (as ``solve`` finds) as a policy."""
-    return Policy(as_table(policy), engine(model).identity, model.n_states)
+    return Policy(engine_table(policy), engine(model).identity, model.n_states)
 
 
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
@@ -446,7 +446,9 @@ def evaluate_grid(
             v = evaluate(rules, tables_a[i], tables_b[j])
             values[i, j] = v.first, v.second
         return values
-    tabs_a, tabs_b = (np.stack([as_table(t) for t in ts], axis=1) for ts in (tables_a, tables_b))
+    tabs_a, tabs_b = (
+        np.stack([engine_table(t) for t in ts], axis=1) for ts in (tables_a, tables_b)
+    )
     places = 2 * m.n_states
     wa, wb = np.empty((places, GRID, GRID)), np.empty((places, GRID, GRID))
     for lo_a in range(0, len(tables_a), GRID):

@@ -29,7 +29,6 @@ from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
     _FAST,
     F8,
-    I1,
     I4,
     I8,
     MAX_SWEEPS,
@@ -53,6 +52,9 @@ from hogbench.rules.base import (
 
 #: Room for the states of one turn, grown when a turn has more (a few hundred in Big Pig).
 FIRST_ROOM = 1024
+#: Ends of a turn in a table's turn rows, per turn start, about (Big Pig: 16.5 to 18.5 for
+#: holding at 30 to 10, measured); the rows have room for a few more before they grow.
+ENDS_PER_TURN = 18
 #: Turn rows a model keeps, most recently used first (a tournament's worker plays one entrant
 #: against many): a Big Pig table's take 5.7 MB, so this is 7 tables, within a worker's
 #: 300 MB; rows of one pair are always kept.
@@ -71,6 +73,10 @@ class TurnRows:
     to: np.ndarray
     p: np.ndarray
 
+
+#: A table as kept (int8), read where it lies: a worker's tables may arrive read-only (memory-
+#: mapped), and copying them made a Big Pig worker hold each twice.
+KEPT_TABLE = types.Array(types.int8, 1, "C", readonly=True)
 
 #: An odd constant whose products mix a state's bits into the high ones (Knuth's multiplicative
 #: hashing); a hash table's slot is taken from bits 20 and up.
@@ -98,7 +104,7 @@ def _slot(keys, key):
 
 
 @kernel(
-    types.Tuple((F8, I8, I4, F8))(RULES, I8, I1, I8, types.int64, I8),
+    types.Tuple((F8, I8, I4, F8))(RULES, I8, KEPT_TABLE, I8, types.int64, I8),
     fastmath=_FAST,
 )
 def _turn_rows(rules, turn_starts, table, index, room, stop):
@@ -121,6 +127,9 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     n_turns = len(turn_starts)
     outcomes = np.empty((room, widest_roll(dist_ptr)), dtype=np.int64)  # each found state's
     kind_of = np.empty(room, dtype=np.int64)  # roll kind and outcomes, resolved once
+    # and where each outcome leads, found once: its number in the turn (SAME), -2 - the turn
+    # start it hands on to (OTHER), or -1 (the game ends)
+    leads = np.empty((room, widest_roll(dist_ptr)), dtype=np.int64)
     start_keys, start_number = _hash_table(n_turns)
     for i in range(n_turns):
         at = _slot(start_keys, turn_starts[i])
@@ -135,7 +144,7 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
     const = np.zeros(n_turns)
     ptr = np.zeros(n_turns + 1, dtype=np.int64)
-    to = np.empty(max(16, 8 * n_turns), dtype=np.int32)
+    to = np.empty(max(16, (ENDS_PER_TURN + 2) * n_turns), dtype=np.int32)
     p = np.empty(len(to))
     m = 0
     for i in range(n_turns):
@@ -151,6 +160,7 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
         while j < n_found:
             x = found[j]
             codes = outcomes[j]
+            lead = leads[j]
             c = np.int64(table[index[x]])
             k = roll_kind(params, x, c)
             kind_of[j] = k
@@ -159,7 +169,8 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
             resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
             for d in range(hi - lo):
                 code = codes[d]
-                if code & 7 == SAME:
+                kind = code & 7
+                if kind == SAME:
                     y = code >> 3
                     at = _slot(seen_keys, y)
                     if seen_keys[at] != y:  # found now
@@ -173,7 +184,17 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                         found[n_found] = y
                         waiting[n_found] = 0
                         n_found += 1
-                    waiting[seen_number[at]] += 1
+                    lead[d] = seen_number[at]
+                    waiting[lead[d]] += 1
+                elif kind == OTHER:
+                    y = code >> 3
+                    at = _slot(start_keys, y)
+                    if start_keys[at] != y:  # handed to a state no turn begins in
+                        stop[0] = x
+                        return const, ptr, to, p
+                    lead[d] = -2 - start_number[at]
+                else:
+                    lead[d] = -1
         if waiting[0] > 0:
             stop[0] = x0
             return const, ptr, to, p
@@ -190,33 +211,29 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
             here = mass[lx]
             k = kind_of[lx]
             codes = outcomes[lx]
+            lead = leads[lx]
             lo, hi = dist_ptr[k], dist_ptr[k + 1]
             for d in range(lo, hi):
-                code = codes[d - lo]
-                kind = code & 7
+                ly = lead[d - lo]
                 q = here * dist_prob[d]
-                if kind == SAME:
-                    ly = seen_number[_slot(seen_keys, code >> 3)]
+                if ly >= 0:  # SAME
                     mass[ly] += q
                     waiting[ly] -= 1
                     if waiting[ly] == 0:
                         ready[n_ready] = ly
                         n_ready += 1
-                elif kind == OTHER:
-                    y = code >> 3
-                    at = _slot(start_keys, y)
-                    t = start_number[at] if start_keys[at] == y else -1
-                    if t < 0:  # handed to a state no turn begins in
-                        stop[0] = found[lx]
-                        return const, ptr, to, p
+                elif ly <= -2:  # OTHER
+                    t = -2 - ly
                     if handed[t] == 0.0:
                         ended[n_ended] = t
                         n_ended += 1
                     handed[t] += q
-                elif kind == WIN:
-                    win += q
-                elif kind == TIE:
-                    win += 0.5 * q
+                else:
+                    kind = codes[d - lo] & 7
+                    if kind == WIN:
+                        win += q
+                    elif kind == TIE:
+                        win += 0.5 * q
         if n_ready < n_found:  # some states were never ready: rolls loop inside the turn
             for r in range(n_found):
                 if waiting[r] > 0:
@@ -226,8 +243,8 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
             seen_keys[seen_at[r]] = -1
             mass[r] = 0.0
         # The turn's row: handing the turn on with chance q is winning with q * (1 - theirs).
-        if m + n_ended > len(to):
-            grown = max(2 * len(to), m + n_ended)
+        if m + n_ended > len(to):  # by half: a worker's peak is while these are made
+            grown = max(len(to) + len(to) // 2, m + n_ended)
             to = np.concatenate((to[:m], np.empty(grown - m, dtype=np.int32)))
             p = np.concatenate((p[:m], np.empty(grown - m)))
         for e in range(n_ended):
@@ -293,8 +310,11 @@ def _turns(model: GameModel) -> _Turns:
         raise HogbenchError("whole turns take choices that fit in int8 (as tables are kept)")
     starts = model.turn_starts
     # Each turn start's level, from its position in the order (found here, not from the
-    # engine's state -> position map: a state array that a worker would keep for this alone).
-    position = np.flatnonzero(np.isin(model.order, starts))
+    # engine's state -> position map: a state array that a worker would keep for this alone;
+    # a mask, as np.isin sorted copies of the order, 45 MB more at a worker's peak in Big Pig).
+    is_start = np.zeros(model.n_states, dtype=bool)
+    is_start[starts] = True
+    position = np.flatnonzero(is_start[model.order])
     if len(position) != len(starts) or not np.array_equal(model.order[position], starts):
         raise HogbenchError("a model's turn starts must be played, in the order of its levels")
     level = np.searchsorted(model.level_ptr, position, side="right") - 1
@@ -302,10 +322,6 @@ def _turns(model: GameModel) -> _Turns:
     built = _Turns(level_ptr, OrderedDict())
     model.__dict__["_exact_turns"] = built
     return built
-
-
-#: Ends of a turn in a table's turn rows, per turn start, about (Big Pig: 17.5, measured).
-ENDS_PER_TURN = 18
 
 
 def opponents_at_once(model: GameModel) -> int:
@@ -326,7 +342,7 @@ def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
     e = engine(m)
     turns = _turns(m)
     table = np.ascontiguousarray(policy.table, dtype=np.int8)  # no copy for a kept table
-    key = (id(policy.index), hashlib.blake2b(table.tobytes(), digest_size=16).digest())
+    key = (id(policy.index), hashlib.blake2b(table, digest_size=16).digest())
     rows = turns.kept.get(key)
     if rows is not None:
         turns.kept.move_to_end(key)

@@ -75,6 +75,7 @@ from hogbench.rules.base import (
     distribution_table,
     levels_by_key,
     outcome,
+    resolve_row_signature,
     resolve_signature,
     roll_kind_signature,
 )
@@ -192,15 +193,18 @@ def hold_at(n: int) -> Callable:
 ROLL_ROW, HOLD_ROW = 0, 1
 
 
-@jit()
-def _state(params, seat, score, opponent, turn_total):
-    cap = params[1]
-    return (seat * params[0] + score) * (cap + 1) * cap + opponent * cap + turn_total
+# The helpers take the goal and the cap as numbers, not the params array: numba keeps a reference
+# count on an array passed to a function with branches, at every call (the entry points below
+# read it once).
 
 
 @jit()
-def _decode(params, state):
-    goal, cap = params[0], params[1]
+def _state(goal, cap, seat, score, opponent, turn_total):
+    return (seat * goal + score) * (cap + 1) * cap + opponent * cap + turn_total
+
+
+@jit()
+def _decode(goal, cap, state):
     turn_total = state % cap
     opponent = (state // cap) % (cap + 1)
     score = (state // (cap * (cap + 1))) % goal
@@ -210,40 +214,56 @@ def _decode(params, state):
 
 
 @jit()
-def _end_turn(params, seat, final, opponent):
+def _end_turn(goal, cap, seat, final, opponent):
     """The outcome once the mover's turn ends with score FINAL."""
-    goal = params[0]
     if seat == 0:
-        return outcome(_state(params, 1, opponent, final, 0), OTHER)
+        return outcome(_state(goal, cap, 1, opponent, final, 0), OTHER)
     if game_over(final, opponent, goal):
         if final == opponent:
             return TIE
         return WIN if final > opponent else LOSE
-    return outcome(_state(params, 0, opponent, final, 0), OTHER)
+    return outcome(_state(goal, cap, 0, opponent, final, 0), OTHER)
 
 
 @jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
-    seat, score, opponent, turn_total, live = _decode(params, state)
+    seat, score, opponent, turn_total, live = _decode(params[0], params[1], state)
     if live and (choice == ROLL or turn_total == 0):
         return ROLL_ROW
     return HOLD_ROW
 
 
-@jit(resolve_signature)
-def _resolve(params, state, choice, value):
-    cap = params[1]
-    seat, score, opponent, turn_total, live = _decode(params, state)
+@jit()
+def _outcome(goal, cap, seat, score, opponent, turn_total, live, choice, value):
+    """The outcome of rolling VALUE (or holding) at a decoded state: the turn, written once."""
     if not live:
         return LOSE
     if choice == HOLD and turn_total > 0:
-        return _end_turn(params, seat, score + turn_total, opponent)
+        return _end_turn(goal, cap, seat, score + turn_total, opponent)
     if value == 0:  # Big Pig
-        return _end_turn(params, seat, score, opponent)
+        return _end_turn(goal, cap, seat, score, opponent)
     turn_total += value
     if score + turn_total >= cap:  # the model's bound: the turn ends at the cap
-        return _end_turn(params, seat, cap, opponent)
-    return outcome(_state(params, seat, score, opponent, turn_total), SAME)
+        return _end_turn(goal, cap, seat, cap, opponent)
+    return outcome(_state(goal, cap, seat, score, opponent, turn_total), SAME)
+
+
+@jit(resolve_signature)
+def _resolve(params, state, choice, value):
+    goal, cap = params[0], params[1]
+    seat, score, opponent, turn_total, live = _decode(goal, cap, state)
+    return _outcome(goal, cap, seat, score, opponent, turn_total, live, choice, value)
+
+
+@jit(resolve_row_signature)
+def _resolve_row(params, state, choice, values, lo, hi, out):
+    """_resolve for a whole roll, the state decoded once."""
+    goal, cap = params[0], params[1]
+    seat, score, opponent, turn_total, live = _decode(goal, cap, state)
+    for d in range(lo, hi):
+        out[d - lo] = _outcome(
+            goal, cap, seat, score, opponent, turn_total, live, choice, values[d]
+        )
 
 
 class BigPig(RuleSet):
@@ -289,7 +309,7 @@ class BigPig(RuleSet):
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         """One decision with a real pair of dice: doubles, snake eyes and Big Pig narrated."""
         m = self.model
-        seat, score, opponent, turn_total, live = _decode(m.params, state)
+        seat, score, opponent, turn_total, live = _decode(*m.params.tolist(), state)
         if choice == HOLD and turn_total > 0:
             code = int(m.resolve(m.params, state, HOLD, 0))
             return Step((), [f"banks {turn_total} points"], code, (score + turn_total, opponent))
@@ -360,6 +380,7 @@ class BigPig(RuleSet):
             params=np.array([goal, cap], dtype=np.int64),
             roll_kind=_roll_kind,
             resolve=_resolve,
+            resolve_row=_resolve_row,
             dist_ptr=ptr,
             dist_value=values,
             dist_prob=probs,
