@@ -180,14 +180,21 @@ def _encoded(key, answer):
     # encode as themselves (the usual tables: 'roll'/'hold', True/False, 0 to 10), goes as those
     # values and one byte per state naming its value: a Big Pig pass of 2.3 million answers is
     # 3 MB of base64 instead of 16 MB of JSON to write, read and check.
-    if len(set(map(type, answer))) == 1 and type(answer[0]) in (bool, int, str):
+    kinds = set(map(type, answer))
+    if kinds == {bool} or (kinds == {int} and 0 <= min(answer) and max(answer) < 256):
+        # Their own codes (a bool is 0 or 1), made in one step.
+        values = [False, True] if kinds == {bool} else list(range(max(answer) + 1))
+        codes = bytes(answer)
+    elif len(kinds) == 1 and kinds <= {int, str}:
         values = list(set(answer))
-        if len(values) <= 256 and all(encode(v) == v for v in values):
-            place = {value: i for i, value in enumerate(values)}
-            codes = bytes(map(place.__getitem__, answer))
-            text = _base64(codes, newline=False).decode("ascii")
-            return {key: {"values": values, "codes": text}}
-    return {key: [encode(a) for a in answer]}
+        if len(values) > 256 or not all(encode(v) == v for v in values):
+            return {key: [encode(a) for a in answer]}
+        place = {value: i for i, value in enumerate(values)}
+        codes = bytes(map(place.__getitem__, answer))
+    else:
+        return {key: [encode(a) for a in answer]}
+    text = _base64(codes, newline=False).decode("ascii")
+    return {key: {"values": values, "codes": text}}
 
 
 def _pristine(work):
