@@ -205,6 +205,58 @@ def _job(spec: Spec, rules: RuleSet, mode: str, options: SandboxOptions) -> dict
 
 
 # ---------------------------------------------------------------------------------------------
+# Probing a file's course functions
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A probed call that raised: the exception's type name."""
+
+    kind: str
+
+
+#: Calls in one probe job: enough for every score pair of a few functions.
+PROBE_CALLS = 200_000
+
+
+def probe_functions(
+    spec: Spec, rules: RuleSet, probes: dict[str, list[list[Any]]], **options: Any
+) -> dict[str, list[Any]]:
+    """Call the file's module-level functions named in PROBES, each on its argument lists
+    (``{"dice": [outcomes]}`` stands for the course's test dice), in a worker, before any
+    strategy is chosen: name -> results (decoded answers, or Raised), for the names the file
+    defines as functions. StrategyError when the file does not import or the probe fails."""
+    opts = SandboxOptions.for_rules(rules, **options)
+    calls = sum(map(len, probes.values()))
+    if calls > PROBE_CALLS:
+        raise UsageError(f"a probe of {calls} calls is more than {PROBE_CALLS}")
+    job = {**_job(spec, rules, "probe", opts), "probes": probes}
+    longest = 256 * calls + (1 << 16)  # a result is a short encoded value
+    with _Session(spec, opts, job, math.ceil(opts.time_limit) + 2, longest, rules) as session:
+        session.launch()
+        session.worker.cpu_budget = opts.time_limit
+        found = session.expect("probed", session.started + wall_cap(opts.time_limit))
+        if type(found) is not dict:
+            raise session._malformed("probe results that are not a record")
+        results: dict[str, list[Any]] = {}
+        for name, values in found.items():
+            if name not in probes or type(values) is not list or len(values) != len(probes[name]):
+                raise session._malformed("probe results that were not asked for")
+            try:
+                results[name] = [_probe_result(value) for value in values]
+            except _Malformed as exc:
+                raise session._malformed(str(exc)) from None
+    return results
+
+
+def _probe_result(value: Any) -> Any:
+    if type(value) is dict and set(value) == {"raised"}:
+        return Raised(_clean(value["raised"], 60) or "Exception")
+    return decode_answer(value)
+
+
+# ---------------------------------------------------------------------------------------------
 # Live play
 # ---------------------------------------------------------------------------------------------
 
@@ -347,8 +399,8 @@ class _Session:
         if self.copy.exists():
             remove(self.copy)
 
-    def start(self) -> tuple[str, str | None]:
-        """Send the job, wait for the import; the strategy's function name and team name."""
+    def launch(self) -> None:
+        """Send the job and wait until the worker has read it (no submitted code has run)."""
         deadline = time.monotonic() + STARTUP_SECONDS
         try:
             self.worker.send(self.job, deadline)
@@ -359,6 +411,10 @@ class _Session:
             self.worker.close()
             raise HogbenchError(f"the strategy worker did not start: {self.worker.output()[0]}")
         self.started = time.monotonic()
+
+    def start(self) -> tuple[str, str | None]:
+        """Send the job, wait for the import; the strategy's function name and team name."""
+        self.launch()
         if self.count:  # a table job: importing and the first pass share the CPU limit
             self.worker.cpu_budget = self.options.time_limit
         loaded = self.expect("loaded", self.started + wall_cap(self.options.time_limit))

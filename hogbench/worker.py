@@ -17,6 +17,10 @@ worker answers on RES:
   encoded answers, or ``{"values": [distinct answers], "codes": base64 of one byte per state,
   its value's index}``;
 * live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
+* probe job (``probes``: function name -> lists of arguments, where ``{"dice": [outcomes]}``
+  stands for the course's test dice cycling through them), sent right after the import and
+  before any strategy is chosen: ``{"probed": {name: [encoded result, or {"raised": type}]}}``
+  for each named module-level function the file has;
 * on failure: ``{"error": {"stage": ..., "type": ..., "message": ..., ...}}``.
 
 In a table job the worker keeps the index of the call under way in the 8-byte file POS (index
@@ -115,6 +119,9 @@ def main(argv: list[str]) -> None:
     except BaseException as exc:  # the submission's failure is data, not our crash
         send(_failure, "import", exc)
         return
+    if job["mode"] == "probe":
+        send(_probed, probe(vars(module), job["probes"]))
+        return
     try:
         name, strategy = pick_strategy(
             vars(module), job["names"], job["arity"], job["function"], module.__name__,
@@ -162,6 +169,51 @@ def main(argv: list[str]) -> None:
         if pass_index:
             answers.reverse()  # into observation order
         send(_encoded, ("first", "second")[pass_index], answers)
+
+
+def probe(namespace, probes):
+    """Call each function of NAMESPACE named in PROBES on each of its argument lists: name ->
+    [("value", result) or ("raised", exception)], for the names that are plain functions."""
+    found = {}
+    for name, calls in probes.items():
+        func = namespace.get(name)
+        if not isinstance(func, types.FunctionType):
+            continue
+        results = found[name] = []
+        for args in calls:
+            try:
+                results.append(("value", func(*map(_probe_argument, args))))
+            except Exception as exc:  # a wrong answer among others, not the end of the probe
+                results.append(("raised", exc))
+    return found
+
+
+def _probe_argument(value):
+    """An argument as sent: ``{"dice": [outcomes]}`` is the course's test dice (its
+    ``make_test_dice``: a die that cycles through the outcomes), anything else itself."""
+    if type(value) is not dict:
+        return value
+    outcomes = tuple(value["dice"])
+    index = len(outcomes) - 1
+
+    def dice():
+        nonlocal index
+        index = (index + 1) % len(outcomes)
+        return outcomes[index]
+
+    return dice
+
+
+def _probed(found):
+    return {
+        "probed": {
+            name: [
+                encode(result) if how == "value" else {"raised": _text(type(result).__name__, 60)}
+                for how, result in results
+            ]
+            for name, results in found.items()
+        }
+    }
 
 
 def _message(key, value):
