@@ -23,12 +23,25 @@ class StrategyError(HogbenchError):
     """A strategy failed: it did not load, raised, hung, or answered illegally.
 
     ``where`` names the file and strategy; ``state`` the arguments it was called with, if any.
+    ``entrant`` is the identity (entrant key) of the player that failed, where the engines know
+    it: a failure belongs to an entrant by identity, never by matching text such as ``where``.
     """
 
-    def __init__(self, where: str, problem: str, state: tuple | None = None, detail: str = ""):
+    def __init__(
+        self,
+        where: str,
+        problem: str,
+        state: tuple | None = None,
+        detail: str = "",
+        entrant: str | None = None,
+    ):
         self.where = where
         self.problem = problem
         self.state = state
         self.detail = detail
+        self.entrant = entrant
         at = f" at {state}" if state is not None else ""
         super().__init__(f"{where}{at}: {problem}")
+
+    def __reduce__(self):  # a failure in a pool's worker crosses back to the parent whole
+        return (type(self), (self.where, self.problem, self.state, self.detail, self.entrant))

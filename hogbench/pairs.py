@@ -59,8 +59,10 @@ def player_of(entrant: Entrant, rules: RuleSet) -> Player:
     if entrant.spec.is_file:
         from hogbench import sandbox
 
-        return LivePlayer(functools.partial(sandbox.LiveStrategy, entrant.spec, rules))
-    return LivePlayer(functools.partial(loading.live_strategy, entrant.spec, rules))
+        opener = functools.partial(sandbox.LiveStrategy, entrant.spec, rules)
+    else:
+        opener = functools.partial(loading.live_strategy, entrant.spec, rules)
+    return LivePlayer(opener, identity=entrant.key)
 
 
 def play_pair(
@@ -219,6 +221,7 @@ def _monte_carlo(
                 "played live",
                 f"took more than its budget of {live_budget:g} s for one pair"
                 f" ({elapsed:.1f} s for {int(joint.sum()):,} game pairs)",
+                entrant=_only_live(a, b),
             )
         estimate = stats.PairedEstimate.from_joint(joint)
         if on_look is not None:
@@ -234,6 +237,13 @@ def _monte_carlo(
         if seconds is not None and elapsed > seconds:
             break  # out of time: undecided, with what it has
     return joint, decision, verdict
+
+
+def _only_live(a: Player, b: Player) -> str | None:
+    """The identity of the one live player of a pair, None when both are live (then neither
+    can be told to be the slow one)."""
+    live = [p for p in (a, b) if isinstance(p, LivePlayer)]
+    return live[0].identity if len(live) == 1 else None
 
 
 def decision_plan(games: int) -> list[int]:

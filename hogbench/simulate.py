@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from hogbench.cache import load_arrays, save_arrays, table_entry
-from hogbench.errors import HogbenchError
+from hogbench.errors import HogbenchError, StrategyError
 from hogbench.jit import compiled, jit, kernel
 from hogbench.players import Player, TablePlayer, engine_table
 from hogbench.rules.base import (
@@ -427,10 +427,27 @@ def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
         table = player.choices
         observation = rules.model.observation
         return lambda x: int(table[observation[x]])
-    strategy = player.open()
-    if hasattr(strategy, "__enter__"):
-        strategy = stack.enter_context(strategy)
-    return lambda x: rules.choice(strategy(*rules.state_args(x)))
+    try:
+        strategy = player.open()
+        if hasattr(strategy, "__enter__"):
+            strategy = stack.enter_context(strategy)
+    except StrategyError as exc:
+        raise _charged(exc, player.identity) from None
+
+    def decide(x: int) -> int:
+        try:
+            return rules.choice(strategy(*rules.state_args(x)))
+        except StrategyError as exc:
+            raise _charged(exc, player.identity) from None
+
+    return decide
+
+
+def _charged(exc: StrategyError, identity: str | None) -> StrategyError:
+    """EXC marked as the failure of the player IDENTITY (unless already marked)."""
+    if exc.entrant is None:
+        exc.entrant = identity
+    return exc
 
 
 def play_block(

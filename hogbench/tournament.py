@@ -394,7 +394,8 @@ class PairFailure:
     key: PairKey
     message: str
     strategy_error: bool
-    where: str = ""
+    #: the key of the entrant that failed (``key.a`` or ``key.b``), when the engines know it
+    entrant: str | None = None
 
 
 def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
@@ -455,7 +456,7 @@ def play_batch(
                 live_budget=live_budget,
             )
         except StrategyError as exc:
-            results.append(PairFailure(key, str(exc), True, exc.where))
+            results.append(PairFailure(key, str(exc), True, exc.entrant))
             continue
         except HogbenchError as exc:
             results.append(PairFailure(key, str(exc), False))
@@ -790,7 +791,10 @@ def run(
         failures.append(f"{active[i].name} vs {active[j].name}: {failure.message}")
         if failure.strategy_error:  # only a live entrant can fail in play: disqualify it
             live = [s for s in (active[i], active[j]) if not s.entrant.tableable]  # type: ignore[union-attr]
-            named = [s for s in live if s.spec.split(":")[0] in failure.where]
+            # By identity: the failure carries the failing entrant's key, never a name to match
+            # (a spec can be a substring of another's). Unknown only when both are live and
+            # together ran out of the pair's time budget: then both are charged.
+            named = [s for s in live if s.entrant.key == failure.entrant]  # type: ignore[union-attr]
             for slot in named or live:
                 slot.disqualified = slot.disqualified or failure.message
     keep = [k for k, s in enumerate(active) if s.disqualified is None]
