@@ -220,18 +220,35 @@ class Raised:
 PROBE_CALLS = 200_000
 
 
+@dataclass(frozen=True)
+class Grid:
+    """Every STRIDE-th argument list of the product of AXES (one list of values per argument;
+    ``{"dice": [outcomes]}`` stands for the course's test dice cycling through them)."""
+
+    axes: tuple[tuple[Any, ...], ...]
+    stride: int = 1
+
+    def __len__(self) -> int:
+        return -(-math.prod(map(len, self.axes)) // self.stride)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"axes": [list(axis) for axis in self.axes], "stride": self.stride}
+
+
 def probe_functions(
-    spec: Spec, rules: RuleSet, probes: dict[str, list[list[Any]]], **options: Any
+    spec: Spec, rules: RuleSet, probes: dict[str, list[Grid]], **options: Any
 ) -> dict[str, list[Any]]:
-    """Call the file's module-level functions named in PROBES, each on its argument lists
-    (``{"dice": [outcomes]}`` stands for the course's test dice), in a worker, before any
-    strategy is chosen: name -> results (decoded answers, or Raised), for the names the file
-    defines as functions. StrategyError when the file does not import or the probe fails."""
+    """Call the file's module-level functions named in PROBES, each on the argument lists of
+    its grids in turn, in a worker, before any strategy is chosen: name -> results (decoded
+    answers, or Raised), for the names the file defines as functions. StrategyError when the
+    file does not import or the probe fails."""
     opts = SandboxOptions.for_rules(rules, **options)
-    calls = sum(map(len, probes.values()))
+    counts = {name: sum(map(len, grids)) for name, grids in probes.items()}
+    calls = sum(counts.values())
     if calls > PROBE_CALLS:
         raise UsageError(f"a probe of {calls} calls is more than {PROBE_CALLS}")
-    job = {**_job(spec, rules, "probe", opts), "probes": probes}
+    grids = {name: [grid.to_dict() for grid in grids] for name, grids in probes.items()}
+    job = {**_job(spec, rules, "probe", opts), "probes": grids}
     longest = 256 * calls + (1 << 16)  # a result is a short encoded value
     with _Session(spec, opts, job, math.ceil(opts.time_limit) + 2, longest, rules) as session:
         session.launch()
@@ -241,7 +258,7 @@ def probe_functions(
             raise session._malformed("probe results that are not a record")
         results: dict[str, list[Any]] = {}
         for name, values in found.items():
-            if name not in probes or type(values) is not list or len(values) != len(probes[name]):
+            if name not in probes or type(values) is not list or len(values) != counts[name]:
                 raise session._malformed("probe results that were not asked for")
             try:
                 results[name] = [_probe_result(value) for value in values]

@@ -17,10 +17,11 @@ worker answers on RES:
   encoded answers, or ``{"values": [distinct answers], "codes": base64 of one byte per state,
   its value's index}``;
 * live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
-* probe job (``probes``: function name -> lists of arguments, where ``{"dice": [outcomes]}``
-  stands for the course's test dice cycling through them), sent right after the import and
-  before any strategy is chosen: ``{"probed": {name: [encoded result, or {"raised": type}]}}``
-  for each named module-level function the file has;
+* probe job (``probes``: function name -> grids ``{"axes": [[values of each argument]],
+  "stride": k}``, each standing for every k-th argument list of the axes' product, where
+  ``{"dice": [outcomes]}`` is the course's test dice cycling through them), answered right after
+  the import, before any strategy is chosen: ``{"probed": {name: [encoded result, or
+  {"raised": type}]}}`` for each named module-level function the file has;
 * on failure: ``{"error": {"stage": ..., "type": ..., "message": ..., ...}}``.
 
 In a table job the worker keeps the index of the call under way in the 8-byte file POS (index
@@ -172,14 +173,18 @@ def main(argv: list[str]) -> None:
 
 
 def probe(namespace, probes):
-    """Call each function of NAMESPACE named in PROBES on each of its argument lists: name ->
-    [("value", result) or ("raised", exception)], for the names that are plain functions."""
+    """Call each function of NAMESPACE named in PROBES on the argument lists of its grids: name
+    -> [("value", result) or ("raised", exception)], for the names that are plain functions."""
     found = {}
-    for name, calls in probes.items():
+    for name, grids in probes.items():
         func = namespace.get(name)
         if not isinstance(func, types.FunctionType):
             continue
         results = found[name] = []
+        calls = itertools.chain.from_iterable(
+            itertools.islice(itertools.product(*grid["axes"]), 0, None, grid["stride"])
+            for grid in grids
+        )
         for args in calls:
             try:
                 results.append(("value", func(*map(_probe_argument, args))))

@@ -17,17 +17,21 @@ def test_the_worker_probes_named_functions_and_returns_bounded_data(tmp_path):
         "def shout(x):\n    return [x] * 10**6\n\n"
         "NOT_A_FUNCTION = 3\n"
     )
+    grid = sandbox.Grid
     probes = {
-        "free_bacon": [[0], [47], [90]],
-        "roll": [[3, {"dice": [2, 5]}], [4, {"dice": [6]}]],
-        "bad": [[1], [0]],
-        "shout": [[1]],
-        "NOT_A_FUNCTION": [[1]],
-        "absent": [[1]],
+        "free_bacon": [grid(((0, 47, 90),))],
+        "roll": [grid(((3,), ({"dice": [2, 5]},))), grid(((4,), ({"dice": [6]},)))],
+        "bad": [grid(((1, 0),))],
+        "shout": [grid(((1,),))],
+        "NOT_A_FUNCTION": [grid(((1,),))],
+        "absent": [grid(((1,),))],
+        "every_third": [grid((range(10), range(10)), stride=3)],
     }
+    path.write_text(path.read_text() + "def every_third(a, b):\n    return 10 * a + b\n")
     found = sandbox.probe_functions(parse_spec(str(path)), get_rules("hog-su21"), probes)
     assert found["free_bacon"] == [10, 6, 10]
     assert found["roll"] == [2 + 5 + 2, 24]  # the test dice cycle, fresh for every call
+    assert found["every_third"] == list(range(0, 100, 3))
     assert found["bad"] == [1, sandbox.Raised("ZeroDivisionError")]
     assert repr(found["shout"][0]).startswith("[1, 1")  # a short repr, not a megabyte
-    assert set(found) == {"free_bacon", "roll", "bad", "shout"}
+    assert set(found) == {"free_bacon", "roll", "bad", "shout", "every_third"}
