@@ -141,7 +141,7 @@ ExactValues = tuple[float, float, tuple[float, float] | None]
 EXACT_ENGINE = (
     __name__, "hogbench.exact", "hogbench.exact.core", "hogbench.exact.rows",
     "hogbench.exact.evaluation", "hogbench.exact.turns", "hogbench.exact.analysis",
-    "hogbench.exact.memory", "hogbench.exact_rows",
+    "hogbench.exact.memory", "hogbench.exact.kept", "hogbench.exact.plan",
 )  # fmt: skip
 
 
@@ -150,9 +150,9 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
     turn_cap), the chance of that (a tie) in each seating. KEEP keeps them in the disk cache."""
     if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
         raise HogbenchError("an exact pair needs two decision tables")
-    from hogbench import exact_rows
+    from hogbench.exact import kept as kept_rows
 
-    seatings = exact_rows.evaluate(rules, a.choices, b.choices)
+    seatings = kept_rows.evaluate(rules, a.choices, b.choices)
     if seatings is None:
         from hogbench import exact  # loaded only when asked: its kernels take a moment
 

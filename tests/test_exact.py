@@ -21,8 +21,9 @@ from math import factorial, prod, sqrt
 import numpy as np
 import pytest
 
-from hogbench import exact, exact_rows
+from hogbench import exact
 from hogbench.cache import table_entry
+from hogbench.exact import kept as exact_rows
 from hogbench.exact.evaluation import _evaluate_reachable
 from hogbench.experiments import expected_turn_scores
 from hogbench.loading import load_entrant
@@ -641,3 +642,50 @@ def test_the_observation_period_is_found_block_by_block(index, period):
 
     assert _period(index.astype(np.int64)) == period
     assert _period(np.tile(np.arange(period or 1), 4)) == (period or 1)
+
+
+def test_one_function_chooses_each_models_evaluator():
+    """plan.choose, on each rule set's facts: the Feral Hogs terms on memory rows from a
+    process's second pair, Pig and Big Pig by whole turns, hog-su20 (too large for rows) by
+    the reachable search, small acyclic models on rows, and a tournament's batch as a grid
+    only where the model has rows and no cycles."""
+    from types import SimpleNamespace
+
+    from hogbench.exact.plan import Evaluator, choose
+
+    def facts(cyclic=False, memories=False, whole_turns=False, has_rows=True):
+        return SimpleNamespace(
+            cyclic=cyclic, memories=memories, whole_turns=whole_turns, has_rows=has_rows
+        )
+
+    hog, greed = facts(), facts(cyclic=True)
+    feral = facts(memories=True, has_rows=False)
+    big_pig = facts(cyclic=True, whole_turns=True)
+    assert choose(hog) is Evaluator.ROWS_PASS
+    assert choose(hog, batch=True) is Evaluator.GRID
+    assert choose(hog, values=True) is Evaluator.ROWS_PASS
+    assert choose(greed) is choose(greed, batch=True) is Evaluator.ROWS_SWEEPS
+    assert choose(feral) is Evaluator.REACHABLE
+    assert choose(feral, memory_rows_ready=True) is Evaluator.MEMORY_ROWS
+    assert choose(feral, batch=True, memory_rows_ready=True) is Evaluator.MEMORY_ROWS
+    assert choose(feral, memory_rows_ready=True, tables=False) is Evaluator.REACHABLE
+    assert choose(feral, values=True) is Evaluator.SWEEP
+    assert choose(big_pig) is choose(big_pig, batch=True) is Evaluator.TURNS
+    assert choose(big_pig, values=True) is Evaluator.ROWS_SWEEPS
+    # has_rows is read only where it decides: counting a model's outcomes can take seconds
+    uncounted = SimpleNamespace(cyclic=True, memories=False, whole_turns=True)
+    assert choose(uncounted, batch=True) is Evaluator.TURNS
+
+
+def test_the_engine_answers_the_plans_questions():
+    """The engine's facts, on real rule sets, lead to the evaluators the module says."""
+    from hogbench.exact.plan import Evaluator, choose
+
+    expected = {
+        "hog-su21": Evaluator.ROWS_PASS,
+        "pig": Evaluator.TURNS,
+        "greed": Evaluator.ROWS_SWEEPS,
+    }
+    for name, evaluator in expected.items():
+        e = exact.engine(get_rules(name, 30 if name != "hog-su21" else 100).model)
+        assert choose(e) is evaluator, name

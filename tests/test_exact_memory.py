@@ -12,7 +12,8 @@ import sys
 import numpy as np
 import pytest
 
-from hogbench import exact, exact_rows
+from hogbench import exact
+from hogbench.exact import kept as exact_rows
 from hogbench.exact.evaluation import Policy, evaluate_policies
 from hogbench.exact.memory import LINE, evaluate_tables, layout
 from hogbench.exact.rows import engine

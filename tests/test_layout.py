@@ -1,8 +1,12 @@
-"""The package's layout: data flows one way, so no two modules import each other.
+"""The package's layout: data flows one way, so no two modules import each other, at import time
+or at run time.
 
-The graph is of module-level imports between hogbench's own modules (imports inside functions
-are how the CLI stays quick to start, and are left out). The door for submitted code is
-``loading`` -> (``verdicts`` | ``sandbox``) -> ``tables``: the sandbox knows nothing of loading.
+The graph is of every import between hogbench's own modules, those inside functions too (how
+the CLI stays quick to start: such an import still ties the two modules together when it runs).
+Imports under ``if TYPE_CHECKING:`` never run and are left out. ``from hogbench.exact import
+turns`` is an edge to the module ``exact.turns``; a name that is not a module is an edge to the
+module it comes from. The door for submitted code is ``loading`` -> (``verdicts`` | ``sandbox``)
+-> ``tables``: the sandbox knows nothing of loading.
 """
 
 from __future__ import annotations
@@ -13,26 +17,63 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent.parent / "hogbench"
 
 
-def imports(path: Path) -> set[str]:
-    """The hogbench modules a file imports at module level (``hogbench.x`` -> ``x``)."""
-    found = set()
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("hogbench"):
-            if node.module == "hogbench":
-                found |= {alias.name for alias in node.names}
-            else:
-                found.add(node.module.removeprefix("hogbench."))
-        elif isinstance(node, ast.Import):
-            found |= {a.name.removeprefix("hogbench.") for a in node.names if "hogbench." in a.name}
+def modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name below hogbench (a package by its own)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
     return found
 
 
+def _never_run(tree: ast.AST) -> set[int]:
+    """The nodes under ``if TYPE_CHECKING:`` (read by type checkers, never run)."""
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+    return skipped
+
+
+def imports(source: str, known: set[str]) -> set[str]:
+    """The modules of KNOWN that SOURCE imports, anywhere it runs (``hogbench.x`` -> ``x``)."""
+    tree = ast.parse(source)
+    skipped = _never_run(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module != "hogbench" and not node.module.startswith("hogbench."):
+                continue
+            base = node.module.removeprefix("hogbench").removeprefix(".")
+            for alias in node.names:
+                name = f"{base}.{alias.name}" if base else alias.name
+                found.add(name if name in known else base)
+        elif isinstance(node, ast.Import):
+            found |= {
+                a.name.removeprefix("hogbench.") for a in node.names
+                if a.name.startswith("hogbench.")
+            }  # fmt: skip
+    return found & known
+
+
 def graph() -> dict[str, set[str]]:
-    modules = {}
-    for path in PACKAGE.rglob("*.py"):
-        name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
-        modules[name.removesuffix(".__init__")] = path
-    return {name: imports(path) & set(modules) for name, path in modules.items()}
+    found = modules()
+    return {name: imports(path.read_text(), set(found)) for name, path in found.items()}
+
+
+def test_imports_inside_functions_count():
+    """The graph sees an import that runs only when a function is called, and not one that
+    only a type checker reads."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from hogbench.cli import app\n"
+        "def f():\n    from hogbench.exact import turns\n    from hogbench import stats\n"
+        "    import hogbench.pairs\n    from hogbench.exact.core import Policy\n"
+    )
+    known = {"cli", "exact", "exact.turns", "exact.core", "stats", "pairs"}
+    assert imports(source, known) == {"exact.turns", "stats", "pairs", "exact.core"}
 
 
 def test_no_module_imports_one_that_imports_it_back():
@@ -87,8 +128,8 @@ def test_numba_loads_only_when_a_kernel_is_needed():
 
     probe = (
         "import sys, hogbench.cli, hogbench.tournament, hogbench.duel, hogbench.pairs,"
-        " hogbench.simulate, hogbench.exact_rows, hogbench.rules.hog_su21;"
-        " print(sorted(m for m in ('numba', 'hogbench.exact') if m in sys.modules))"
+        " hogbench.simulate, hogbench.exact.kept, hogbench.exact.plan, hogbench.rules.hog_su21;"
+        " print(sorted(m for m in ('numba', 'hogbench.exact.core') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr

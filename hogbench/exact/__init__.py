@@ -48,30 +48,48 @@ kernels take both as ``table[index[x]]``: the index is the model's observation m
 identity.
 
 The kernel families live apart: ``rows`` (resolving a model into rows; the engine),
-``evaluation`` (two fixed strategies; ``memory`` for models with memories), ``solving`` (optimal play) and ``analysis`` (how often
-states occur, the value of each choice); ``core`` holds what they share.
+``evaluation`` (two fixed strategies; ``memory`` for models with memories, ``turns`` for games
+whose turns are chains of rolls), ``solving`` (optimal play) and ``analysis`` (how often states
+occur, the value of each choice); ``core`` holds what they share (``Policy``, ``SeatValues``, the
+sweep helpers), ``plan`` chooses the evaluator for a pair or a batch (one pure function), and
+``kept`` evaluates a pair in numpy from rows kept on disk.
+
+Importing this package loads no kernel: ``kept`` and ``plan`` need neither numba nor the
+model, so a warm exact duel never starts numba. The names below load the kernels the first time
+one is asked for.
 """
 
-from hogbench.exact.analysis import (
-    choice_values,
-    ending,
-    ending_chance,
-    observation_values,
-    reach,
-)
-from hogbench.exact.core import MAX_ROW_ENTRIES, NEVER, TIE_MARGIN, TOLERANCE, UNSEEN
-from hogbench.exact.evaluation import (
-    Policy,
-    SeatValues,
-    evaluate,
-    evaluate_grid,
-    evaluate_policies,
-    opponents_at_once,
-    state_policy,
-    table_policy,
-)
-from hogbench.exact.rows import engine
-from hogbench.exact.solving import Solution, solve
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hogbench.exact.analysis import (
+        choice_values,
+        ending,
+        ending_chance,
+        observation_values,
+        reach,
+    )
+    from hogbench.exact.core import (
+        MAX_ROW_ENTRIES,
+        NEVER,
+        TIE_MARGIN,
+        TOLERANCE,
+        UNSEEN,
+        Policy,
+        SeatValues,
+    )
+    from hogbench.exact.evaluation import (
+        evaluate,
+        evaluate_grid,
+        evaluate_policies,
+        opponents_at_once,
+        state_policy,
+        table_policy,
+    )
+    from hogbench.exact.rows import engine
+    from hogbench.exact.solving import Solution, solve
 
 __all__ = [
     "MAX_ROW_ENTRIES",
@@ -96,3 +114,17 @@ __all__ = [
     "state_policy",
     "table_policy",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The engine's public names, its kernel modules imported on first use."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from hogbench.exact import analysis, core, evaluation, rows, solving
+
+    for module in (core, evaluation, analysis, rows, solving):
+        if hasattr(module, name):
+            value = getattr(module, name)
+            globals()[name] = value  # found once: later lookups skip this function
+            return value
+    raise AttributeError(name)

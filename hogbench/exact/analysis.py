@@ -18,6 +18,7 @@ from hogbench.exact.core import (
     ROWS,
     RULES,
     TOLERANCE,
+    Policy,
     check_converged,
     new_memo,
     pair,
@@ -25,7 +26,6 @@ from hogbench.exact.core import (
     resolved_value,
     row_sum,
 )
-from hogbench.exact.evaluation import Policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, RuleSet, widest_roll

@@ -4,12 +4,11 @@ the two strategies reach."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numba import njit, types
 
 from hogbench.errors import HogbenchError
+from hogbench.exact import plan
 from hogbench.exact.core import (
     _FAST,
     F8,
@@ -20,73 +19,21 @@ from hogbench.exact.core import (
     RULES,
     TOLERANCE,
     UNSEEN,
+    Policy,
+    SeatValues,
     check_converged,
+    extrapolation_step,
+    level_width,
     resolved_value,
     row_sum,
 )
 from hogbench.exact.intrinsics import LANES, line_sums, prefetch
 from hogbench.exact.memory import evaluate_tables
+from hogbench.exact.plan import Evaluator
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.players import engine_table
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, fast_divide, widest_roll
-
-# Sweeps of a cyclic level converge geometrically: a sweep reads values of its own level from
-# the previous sweep only where the order meets the level's cycle, and every value is an affine
-# function of those. Where one such value closes the cycle (Pig, Big Pig: a lost turn hands the
-# round's turn back to its start), each value approaches its limit by the same ratio each sweep,
-# so three sweeps give the ratio and the limit exactly (Aitken's extrapolation), where plain
-# sweeps need some twenty to reach the tolerance. Elsewhere the extrapolated values are a better
-# start, and the sweeps that follow converge from them as from any other.
-EXTRAPOLATE_AFTER = 3  # sweeps
-
-
-@njit(cache=True)
-def _level_width(level_ptr):
-    width = 0
-    for level in range(len(level_ptr) - 1):
-        width = max(width, level_ptr[level + 1] - level_ptr[level])
-    return width
-
-
-@njit(cache=True)
-def _keep_level(order, lo, hi, w, into):
-    """Copy the level's values (both players) into INTO."""
-    for i in range(lo, hi):
-        x = order[i]
-        into[2 * (i - lo)] = w[2 * x]
-        into[2 * (i - lo) + 1] = w[2 * x + 1]
-
-
-@njit(cache=True)
-def _extrapolate(order, lo, hi, w, first, second):
-    """Move the level's values to the limit of the sweeps FIRST, SECOND, w (three in a row), by
-    the ratio of the last two steps where the second-to-last one was largest."""
-    step, big = 0.0, 0.0
-    for k in range(2 * (hi - lo)):
-        x = order[lo + k // 2]
-        d1 = second[k] - first[k]
-        if abs(d1) > big:
-            big = abs(d1)
-            step = (w[2 * x + k % 2] - second[k]) / d1
-    if big == 0.0 or not abs(step) < 0.999:  # no movement, or no contraction to extrapolate
-        return
-    gain = step / (1.0 - step)
-    for k in range(2 * (hi - lo)):
-        x = order[lo + k // 2]
-        w[2 * x + k % 2] += (w[2 * x + k % 2] - second[k]) * gain
-
-
-@njit(cache=True)
-def _extrapolation_step(sweep, order, lo, hi, w, first, second):
-    """After sweep SWEEP of a level: keep the first two of three sweeps in a row (FIRST,
-    SECOND), and after the third move the level's values to their limit."""
-    if sweep == EXTRAPOLATE_AFTER - 3:
-        _keep_level(order, lo, hi, w, first)
-    elif sweep == EXTRAPOLATE_AFTER - 2:
-        _keep_level(order, lo, hi, w, second)
-    elif sweep == EXTRAPOLATE_AFTER - 1:
-        _extrapolate(order, lo, hi, w, first, second)
 
 
 @kernel(
@@ -108,7 +55,7 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
             w[2 * x] = row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
             w[2 * x + 1] = row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
         return -1
-    width = _level_width(level_ptr)
+    width = level_width(level_ptr)
     first, second = np.empty(2 * width), np.empty(2 * width)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
@@ -125,7 +72,7 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
                 w[2 * x + 1] = b
             if delta < tol:
                 break
-            _extrapolation_step(sweep, order, lo, hi, w, first, second)
+            extrapolation_step(sweep, order, lo, hi, w, first, second)
         else:
             return level
     return -1
@@ -211,7 +158,7 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
     """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
-    width = _level_width(level_ptr) if cyclic else 0
+    width = level_width(level_ptr) if cyclic else 0
     first, second = np.empty(2 * width), np.empty(2 * width)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
@@ -233,7 +180,7 @@ def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b,
                 w[2 * x + 1] = b
             if not cyclic or delta < tol:
                 break
-            _extrapolation_step(sweep, order, lo, hi, w, first, second)
+            extrapolation_step(sweep, order, lo, hi, w, first, second)
         else:
             return level
     return -1
@@ -382,32 +329,6 @@ def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, 
     return first, second, -1.0
 
 
-@dataclass(frozen=True)
-class SeatValues:
-    """Exact win probabilities of a pair of strategies in both seatings."""
-
-    first: float  # A's chance of winning when A moves first
-    second: float  # A's chance of winning when A moves second
-    v_a: np.ndarray | None  # A's chance of winning from each state with A to move
-    v_b: np.ndarray | None  # B's chance from each state with B to move (None: only reachable
-    # states were evaluated)
-
-    @property
-    def average(self) -> float:
-        return (self.first + self.second) / 2
-
-
-@dataclass(frozen=True)
-class Policy:
-    """A choice for every state: ``table[index[state]]``, also ``table[state % period]`` when
-    the period is not 0 (the reachable search computes it rather than read the index: states
-    that differ only in what a strategy cannot see lie far apart in the index)."""
-
-    table: np.ndarray
-    index: np.ndarray
-    period: int = 0
-
-
 def table_policy(model: GameModel, table: np.ndarray) -> Policy:
     """A decision table (one choice per observation) as a policy."""
     return Policy(engine_table(table), model.observation, engine(model).observation_period)
@@ -421,7 +342,7 @@ def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
     """Exact chances that strategy A (decision table) beats strategy B, in both seatings."""
     m = rules.model
-    if m.turn_starts is not None:  # whole turns take tables as kept (int8), not copied to int64
+    if plan.choose(engine(m)) is Evaluator.TURNS:  # whole turns take tables as kept (int8)
         from hogbench.exact.turns import evaluate_turns
 
         a, b = (Policy(np.asarray(t).reshape(-1), m.observation) for t in (table_a, table_b))
@@ -441,7 +362,7 @@ def evaluate_grid(
     m = rules.model
     e = engine(m)
     values = np.full((len(tables_a), len(tables_b), 2), np.nan)
-    if m.cyclic or not e.has_rows:
+    if plan.choose(e, batch=True) is not Evaluator.GRID:
         for i, j in zip(*np.nonzero(wanted), strict=True):
             v = evaluate(rules, tables_a[i], tables_b[j])
             values[i, j] = v.first, v.second
@@ -490,15 +411,23 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
     m = rules.model
     e = engine(m)
     tables = a.period == b.period == e.observation_period != 0
-    if m.memories and tables and not values and e.on_memory_rows():
+    how = plan.choose(
+        e,
+        tables=tables,
+        periodic=bool(a.period and b.period),
+        values=values,
+        # asked last, and only where it decides: it counts the process's pairs of tables
+        memory_rows_ready=e.memories and tables and not values and e.on_memory_rows(),
+    )
+    if how is Evaluator.MEMORY_ROWS:
         with e.lock:
             first, second = evaluate_tables(m, e.memory_rows, a.table, b.table, e.memory_values)
         return SeatValues(first=float(first), second=float(second), v_a=None, v_b=None)
-    if m.turn_starts is not None and not values:
+    if how is Evaluator.TURNS:
         from hogbench.exact.turns import evaluate_turns
 
         return evaluate_turns(rules, a, b)
-    if not e.has_rows and not m.cyclic and not values and a.period and b.period:
+    if how is Evaluator.REACHABLE:
         n_keys = e.n_keys or m.n_states
         with e.lock:
             ws = e.workspace(2 * n_keys)
@@ -517,7 +446,10 @@ def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = Fa
                 " in a model declared acyclic"
             )
         return SeatValues(first=float(first), second=float(second), v_a=None, v_b=None)
-    kernel, model = (_evaluate_rows, e.rows) if e.has_rows else (_evaluate_sweep, e.rules)
+    # ROWS_PASS, ROWS_SWEEPS (one kernel: a pass is a sweep of each level) or SWEEP
+    kernel, model = (
+        (_evaluate_rows, e.rows) if how is not Evaluator.SWEEP else (_evaluate_sweep, e.rules)
+    )
     with e.lock:
         w = e.values()
         stuck = kernel(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import types
@@ -19,6 +18,7 @@ from hogbench.exact.core import (
     RESOLVE_T,
     ROLL_KIND_T,
     UNSEEN,
+    Policy,
     Rows,
     RuleFunctions,
     no_keys,
@@ -27,9 +27,6 @@ from hogbench.exact.core import (
 from hogbench.exact.memory import MemoryRows, build_memory_rows, scratch_size
 from hogbench.jit import compiled, kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, divider
-
-if TYPE_CHECKING:
-    from hogbench.exact.evaluation import Policy
 
 
 @kernel(types.int64(ROLL_KIND_T, I8, I8, I8, I8, types.int64))
@@ -147,6 +144,19 @@ class _Engine:
                 limit,
             )  # fmt: skip
         return size
+
+    # The facts ``plan.choose`` reads (``plan.ModelFacts``).
+    @property
+    def cyclic(self) -> bool:
+        return bool(self.model.cyclic)
+
+    @property
+    def memories(self) -> bool:
+        return bool(self.model.memories)
+
+    @property
+    def whole_turns(self) -> bool:
+        return self.model.turn_starts is not None
 
     @property
     def has_rows(self) -> bool:

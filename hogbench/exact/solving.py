@@ -20,11 +20,12 @@ from hogbench.exact.core import (
     RULES,
     TIE_MARGIN,
     TOLERANCE,
+    Policy,
     check_converged,
     new_memo,
     row_sum,
 )
-from hogbench.exact.evaluation import Policy, evaluate_policies, state_policy, table_policy
+from hogbench.exact.evaluation import evaluate_policies, state_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet, widest_roll

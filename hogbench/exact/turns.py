@@ -34,9 +34,12 @@ from hogbench.exact.core import (
     MAX_SWEEPS,
     RULES,
     TOLERANCE,
+    Policy,
+    SeatValues,
+    extrapolation_step,
+    level_width,
     resolve_all,
 )
-from hogbench.exact.evaluation import Policy, SeatValues, _extrapolation_step, _level_width
 from hogbench.exact.rows import engine
 from hogbench.jit import jit, kernel
 from hogbench.processes import return_freed_memory
@@ -270,7 +273,7 @@ def _evaluate_turns(
     level by level, sweeping each until no value moves by TOL (extrapolated after a few
     sweeps); return -1 or a level that did not converge."""
     identity = np.arange(len(const_a))
-    width = _level_width(level_ptr)
+    width = level_width(level_ptr)
     first, second = np.empty(2 * width), np.empty(2 * width)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
@@ -288,7 +291,7 @@ def _evaluate_turns(
                 w[2 * i + 1] = b
             if delta < tol:
                 break
-            _extrapolation_step(sweep, identity, lo, hi, w, first, second)
+            extrapolation_step(sweep, identity, lo, hi, w, first, second)
         else:
             return level
     return -1

@@ -6,7 +6,8 @@ few milliseconds. So the first evaluation of a table takes its rows from the exa
 keeps them, and after that a ``duel --exact`` needs neither numba nor the model. A model with
 memories (the Feral Hogs terms, too large for rows) keeps its memory rows (``exact.memory``)
 instead, once for every table: a later pair of any tables needs neither. Other models (cycles,
-no rows) are left to ``exact.evaluate``.
+no rows) are left to ``exact.evaluate``. Which model keeps which rows is ``plan.choose``'s answer:
+the rows of a pair it would evaluate in one pass (``ROWS_PASS``), or its memory rows.
 """
 
 from __future__ import annotations
@@ -18,11 +19,16 @@ from typing import NamedTuple
 import numpy as np
 
 from hogbench.cache import load_arrays, load_mapped, save_arrays, save_mapped, table_entry
+from hogbench.exact import plan
+from hogbench.exact.plan import Evaluator
 from hogbench.players import engine_table
 from hogbench.rules.base import RuleSet
 
 #: The code cached rows come from: a change to it makes them be built again.
-MADE_BY = (__name__, "hogbench.exact.core", "hogbench.exact.rows", "hogbench.exact.memory")
+MADE_BY = (
+    __name__, "hogbench.exact.core", "hogbench.exact.rows", "hogbench.exact.memory",
+    "hogbench.exact.plan",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -59,11 +65,11 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
         return TableRows.load(path)
     except (OSError, ValueError, KeyError):
         pass  # not cached yet, or unreadable: build it
-    from hogbench import exact
+    from hogbench.exact.rows import engine  # the kernels: numba loads here
 
     m = rules.model
-    e = exact.engine(m)
-    if m.cyclic or not e.has_rows:
+    e = engine(m)
+    if plan.choose(e) is not Evaluator.ROWS_PASS:
         return None
     choices, row_ptr, row_const, row_to, row_p = e.rows
     n = len(m.order)
@@ -149,11 +155,11 @@ def memory_rows(rules: RuleSet) -> dict[str, np.ndarray] | None:
     None for any other model."""
     if not rules.model.memories:
         return None
-    from hogbench import exact
     from hogbench.exact import memory
+    from hogbench.exact.rows import engine
 
     m = rules.model
-    e = exact.engine(m)
+    e = engine(m)
     rows = e.memory_rows
     level = e.level_of[rows.order]
     places = memory.layout(len(rows.order), m.memories)

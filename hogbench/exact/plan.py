@@ -1,0 +1,86 @@
+"""Which evaluator values a pair, or a batch of pairs: one pure function, ``choose``.
+
+Every exact value goes through it: a duel's and a gauntlet's pair (``pairs.play_pair``, then
+``exact.evaluate`` or the numpy evaluation of rows kept on disk, ``exact.kept``) and a
+tournament's batch (``pairs.play_exact_grid``, then ``exact.evaluate_grid``). The evaluators
+give the same values (to about 1e-14; tests/test_exact.py compares them), and differ in what
+they cost:
+
+- ``MEMORY_ROWS``: a model whose hidden state is each player's memory of their last turn, read
+  through a class (the Feral Hogs terms), evaluated over observations, classes and the
+  opponent's memory (``exact.memory``). Its rows take about 0.15 s to build, some ten searches
+  of the reachable states, so a process's first pair is searched instead.
+- ``TURNS``: games whose turns are chains of rolls (Pig, Big Pig), on whole turns
+  (``exact.turns``).
+- ``REACHABLE``: an acyclic model too large for rows, by a search of the states the two
+  strategies reach, as a memoised recursion would.
+- ``ROWS_PASS``: an acyclic model with rows, one pass over its order.
+- ``ROWS_SWEEPS``: a cyclic model with rows, each level swept until it converges.
+- ``SWEEP``: a model without rows, its outcomes resolved on the spot, level by level.
+- ``GRID``: a batch of an acyclic model with rows, GRID by GRID pairs in one pass.
+
+The choice depends only on facts of the model (``ModelFacts``) and of the request, never on
+which command asked.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Protocol
+
+
+class Evaluator(str, Enum):
+    MEMORY_ROWS = "memory rows"
+    TURNS = "whole turns"
+    REACHABLE = "reachable states"
+    ROWS_PASS = "rows, one pass"
+    ROWS_SWEEPS = "rows, sweeps"
+    SWEEP = "sweeps, resolved on the spot"
+    GRID = "grid of pairs on rows"
+
+
+class ModelFacts(Protocol):
+    """What the choice reads of a model. ``has_rows`` may cost a count of the model's outcomes
+    (the engine keeps it), so ``choose`` reads it only when the other facts leave a choice."""
+
+    @property
+    def cyclic(self) -> bool: ...  # some outcome stays within its level
+
+    @property
+    def memories(self) -> bool: ...  # the model declares memories read through classes
+
+    @property
+    def whole_turns(self) -> bool: ...  # the model lists the states a turn can begin in
+
+    @property
+    def has_rows(self) -> bool: ...  # the model's rows fit in memory
+
+
+def choose(
+    model: ModelFacts,
+    *,
+    batch: bool = False,
+    tables: bool = True,
+    periodic: bool = True,
+    values: bool = False,
+    memory_rows_ready: bool = False,
+) -> Evaluator:
+    """The evaluator for one pair (or, with BATCH, for pairs of many tables at once).
+
+    TABLES: both strategies are decision tables over the model's observations (not per-state
+    policies, as ``solve`` finds). PERIODIC: both read their choice at state x as
+    ``table[x % period]`` (tables of most models, and per-state policies), which the search of
+    reachable states needs. VALUES: the value at every state is wanted, not only the two
+    seatings' (only the sweeps give it). MEMORY_ROWS_READY: the memory rows are built, or worth
+    building (from a process's second pair on)."""
+    if batch and not values and tables and not model.cyclic and model.has_rows:
+        return Evaluator.GRID
+    if not values and tables and model.memories and memory_rows_ready:
+        return Evaluator.MEMORY_ROWS
+    if not values and model.whole_turns:
+        return Evaluator.TURNS
+    if model.has_rows:
+        return Evaluator.ROWS_SWEEPS if model.cyclic else Evaluator.ROWS_PASS
+    if not values and not model.cyclic and periodic:
+        return Evaluator.REACHABLE
+    return Evaluator.SWEEP
