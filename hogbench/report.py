@@ -26,8 +26,10 @@ from rich.text import Text
 from hogbench import stats
 from hogbench.pairs import decision_z
 from hogbench.stats import UNDECIDED
-from hogbench.store import PairResult
-from hogbench.tournament import GauntletRow, Slot, TournamentResult
+from hogbench.tournament.field import Slot
+from hogbench.tournament.gauntlets import GauntletRow
+from hogbench.tournament.round_robin import TournamentResult
+from hogbench.tournament.store import PairResult
 
 #: Above this many entrants the terminal gets a pointer to the files instead of the matrix.
 MATRIX_LIMIT = 30

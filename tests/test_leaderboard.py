@@ -21,7 +21,7 @@ from hogbench import leaderboard, report
 from hogbench import tournament as tm
 from hogbench.rules import get_rules
 from hogbench.standings import standings
-from hogbench.store import PairKey, PairResult
+from hogbench.tournament.store import PairKey, PairResult
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [

@@ -18,10 +18,11 @@ from typer.testing import CliRunner
 from hogbench import tournament as tm
 from hogbench.cli import app
 from hogbench.errors import StrategyError, UsageError
+from hogbench.loading import load_entrant
 from hogbench.players import LivePlayer, TablePlayer
 from hogbench.rules import get_rules
 from hogbench.standings import bradley_terry, match_points, shared_ranks, standings
-from hogbench.store import PairKey, PairResult, Store
+from hogbench.tournament.store import PairKey, PairResult, Store
 
 ROOT = Path(__file__).parent.parent
 BUILTINS = ["always_roll:3", "always_roll:5", "always_roll:6", "piggypoints_strategy"]
@@ -265,14 +266,16 @@ def test_a_live_entrant_failing_in_play_is_disqualified(tmp_path, monkeypatch):
     def broken(*args):
         raise StrategyError("flaky.py:final_strategy", "raised RuntimeError: bad luck", args)
 
-    real_player = tm.player_of
+    from hogbench.tournament import match
+
+    real_player = match.player_of
 
     def fake_player(entrant, rules):
         if entrant.spec.text == "always_roll:3":
             return LivePlayer(lambda: broken)
         return real_player(entrant, rules)
 
-    monkeypatch.setattr(tm, "player_of", fake_player)
+    monkeypatch.setattr(match, "player_of", fake_player)
     slots = tm.load_slots(BUILTINS, get_rules("hog-su21", 30))
     slots[0].entrant.table = None  # always_roll:3 now plays live, and fails
     result = tm.run(small(BUILTINS, tmp_path, games=20), slots=slots)
@@ -299,7 +302,9 @@ def test_resume_recomputes_nothing_and_adding_one_computes_its_pairs(tmp_path, m
     # next run computes only the rest.
     specs = [*BUILTINS, "more_boar_strategy", "always_roll:4"]
     full = tm.run(small(specs, tmp_path, store=tmp_path / "full.sqlite"))
-    real = tm._dispatch
+    from hogbench.tournament import match
+
+    real = match._dispatch
 
     def dies_after_two(*args):
         for k, batch in enumerate(real(*args)):
@@ -307,10 +312,10 @@ def test_resume_recomputes_nothing_and_adding_one_computes_its_pairs(tmp_path, m
                 raise KeyboardInterrupt
             yield batch
 
-    monkeypatch.setattr(tm, "_dispatch", dies_after_two)
+    monkeypatch.setattr(match, "_dispatch", dies_after_two)
     with pytest.raises(KeyboardInterrupt):
         tm.run(small(specs, tmp_path), batch_size=1)
-    monkeypatch.setattr(tm, "_dispatch", real)
+    monkeypatch.setattr(match, "_dispatch", real)
     resumed = tm.run(small(specs, tmp_path))
     assert (resumed.stored, resumed.computed) == (2, 13)
     # Pairs computed one by one and in a batch sum their outcomes in another order: their
@@ -344,7 +349,7 @@ def test_a_batch_takes_read_only_tables(rules_name, specs, exact_pair):
     """joblib memory-maps large arrays and Dask may deserialise them in place: read-only
     tables are played as they are, by every engine, and give the values of writable ones."""
     rules = get_rules(rules_name, 30)
-    a, b = (tm.load_entrant(s, rules) for s in specs)
+    a, b = (load_entrant(s, rules) for s in specs)
     key = tm.pair_key(rules.key, a.key, b.key, exact_pair, 0, 400)
     results = []
     for writeable in (True, False):
@@ -367,7 +372,7 @@ def test_a_whole_turn_batch_meets_its_opponents_in_blocks(monkeypatch):
     from hogbench.exact import turns
 
     rules = get_rules("pig", 30)
-    entrants = [tm.load_entrant(f"hold_at:{n}", rules) for n in (5, 8, 10, 12, 15, 18, 20, 25)]
+    entrants = [load_entrant(f"hold_at:{n}", rules) for n in (5, 8, 10, 12, 15, 18, 20, 25)]
     players = {e.key: TablePlayer(e.table.choices) for e in entrants}
     # A tile of the pair matrix, as make_batches cuts: four entrants against four others.
     keys = [

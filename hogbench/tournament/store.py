@@ -49,9 +49,29 @@ class PairKey:
     rules: str
     a: str
     b: str
-    mode: str  # "exact" or "mc"
+    mode: str  # "exact", "mc", or "sprt:P0,P1" (see sprt_mode)
     seed: int
     games: int
+
+
+#: A Monte Carlo pair stopped by a sequential probability ratio test has the mode "sprt:P0,P1"
+#: (the test of win rate P0 against P1, at SPRT_ERRORS' alpha and beta); "mc" pairs stop when
+#: their interval excludes the threshold.
+SPRT_PREFIX = "sprt:"
+SPRT_ERRORS = 0.05
+
+
+def sprt_mode(sprt: tuple[float, float]) -> str:
+    """The mode of a pair stopped by the SPRT of win rate P0 against P1."""
+    return f"{SPRT_PREFIX}{sprt[0]:g},{sprt[1]:g}"
+
+
+def key_sprt(key: PairKey) -> stats.Sprt | None:
+    """The SPRT a pair's key names (None: not an SPRT pair)."""
+    if not key.mode.startswith(SPRT_PREFIX):
+        return None
+    p0, p1 = (float(x) for x in key.mode.removeprefix(SPRT_PREFIX).split(","))
+    return stats.Sprt(p0, p1, SPRT_ERRORS, SPRT_ERRORS)
 
 
 #: A's results in one game, in the order of the joint counts.
@@ -115,9 +135,14 @@ class PairResult:
     def decision(self, threshold: float, z: float) -> str:
         """ABOVE or BELOW THRESHOLD, or UNDECIDED: exact pairs are always decided (a rate
         equal to the threshold is below, as ties count as losses), Monte Carlo pairs when the
-        interval of half-width z standard errors excludes the threshold."""
+        interval of half-width z standard errors excludes the threshold. A pair stopped by an
+        SPRT is decided by the test: above when it accepted P1, below when P0."""
         if self.counts is None:
             return stats.ABOVE if self.win_rate > threshold else stats.BELOW
+        test = key_sprt(self.key)
+        if test is not None:
+            verdict = test.verdict(self.paired)
+            return {"H1": stats.ABOVE, "H0": stats.BELOW}.get(verdict or "", stats.UNDECIDED)
         return stats.decision(self.paired, threshold, z)
 
     def flipped(self) -> PairResult:
@@ -131,8 +156,12 @@ class PairResult:
                 for first in range(3)
                 for second in range(3)
             )
+        mode = k.mode
+        test = key_sprt(k)
+        if test is not None:  # B's win rate is 1 - A's: B's test is of 1 - P1 against 1 - P0
+            mode = sprt_mode((round(1 - test.p1, 12), round(1 - test.p0, 12)))
         return PairResult(
-            PairKey(k.rules, k.b, k.a, k.mode, k.seed, k.games),
+            PairKey(k.rules, k.b, k.a, mode, k.seed, k.games),
             1.0 - self.second,
             1.0 - self.first,
             counts,

@@ -1,0 +1,146 @@
+"""A tournament's field: every entrant loaded once (in the sandbox) into a decision table, or
+disqualified with the reason. A problem with one entrant costs that entrant alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from hogbench.discovery import Entry, discover
+from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
+from hogbench.errors import StrategyError, UsageError
+from hogbench.loading import load_entrant
+from hogbench.rules.base import RuleSet
+
+
+@dataclass
+class Slot:
+    """An entrant in a tournament: loaded, or disqualified with the reason."""
+
+    spec: str
+    name: str
+    entrant: Entrant | None = None
+    disqualified: str | None = None
+    same_as: list[str] = field(default_factory=list)  # entrants with the very same table
+
+
+class Progress(Protocol):
+    def start(self, label: str, total: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+    def note(self, text: str) -> None: ...  # what is slow right now, beside the bar
+    def stop(self) -> None: ...
+
+
+def reason(exc: StrategyError) -> str:
+    """Why a strategy failed, without its file name (shown beside it anyway)."""
+    at = f"at {exc.state}: " if exc.state is not None else ""
+    return f"{at}{exc.problem}"
+
+
+def load_slots(
+    specs: list[Entry | str],
+    rules: RuleSet,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    allow_live: bool = False,
+    **sandbox_options: Any,
+) -> list[Slot]:
+    """Load every entrant; a problem with one (an odd folder entry, a StrategyError, a
+    strategy that is not deterministic where the rules demand one, unless ALLOW_LIVE)
+    disqualifies that entrant and nothing else.
+
+    Loading runs submissions in the sandbox, which waits on worker processes, so threads are
+    enough to load several at once.
+    """
+
+    def one(item: Entry | str) -> Slot:
+        entry = _entry(item)
+        spec = entry.spec
+        fallback = clean_name(entry.name or spec, None)
+        if progress is not None:
+            progress.note(f"loading {fallback}")
+        try:
+            if entry.problem is not None:
+                raise StrategyError(spec, entry.problem)
+            what: Spec | str = spec
+            if entry.path is not None:
+                what = Spec(spec, entry.path, entry.function, share=entry.share)
+            entrant = load_entrant(what, rules, **sandbox_options)
+            if entrant.live_reason and rules.requires_deterministic and not allow_live:
+                raise StrategyError(spec, live_policy(entrant.live_reason))
+        except StrategyError as exc:
+            slot = Slot(spec, fallback, disqualified=reason(exc))
+        except UsageError as exc:
+            raise UsageError(f"entrant {spec}: {exc}") from None
+        else:
+            if entrant.name == spec:  # no TEAM_NAME: the student's folder, or the spec
+                slot = Slot(spec, fallback, entrant=entrant)
+            else:
+                slot = Slot(spec, clean_name(entrant.name, NAME_WIDTH), entrant=entrant)
+        if progress is not None:
+            progress.advance(1)
+        return slot
+
+    if progress is not None:
+        progress.start("loading entrants", len(specs))
+    try:
+        if jobs == 1 or len(specs) == 1:
+            slots = [one(s) for s in specs]
+        else:
+            with ThreadPoolExecutor(max_workers=min(jobs, len(specs))) as pool:
+                slots = list(pool.map(one, specs))
+    finally:
+        if progress is not None:
+            progress.stop()
+    _unique_names(slots)
+    _flag_copies(slots)
+    return slots
+
+
+def _entry(item: Entry | str) -> Entry:
+    """An entrant named by a string, found as the command line finds it: a file entrant sees
+    itself alone, never the files beside it (which may be its classmates')."""
+    if isinstance(item, Entry):
+        return item
+    try:
+        found = discover([item], Path.cwd())
+    except UsageError:
+        return Entry(item)  # the problem is reported when it is loaded
+    # Named as the caller named it (discovery would shorten the path).
+    return dataclasses.replace(found[0], spec=item) if len(found) == 1 else Entry(item)
+
+
+def live_policy(reason: str) -> str:
+    """The disqualification of a strategy that is not a pure function, as the contest says."""
+    reason = re.sub(r"^.*?:\w+ (?=at \()", "", reason)  # the file is named beside it already
+    return (
+        f"{reason}; the contest rules require a deterministic strategy of the scores"
+        " (--allow-live, or allow_live = true, plays such strategies by Monte Carlo)"
+    )
+
+
+def _flag_copies(slots: list[Slot]) -> None:
+    """Entrants with the same decision table say so: a TA sees copies at a glance."""
+    groups: dict[str, list[Slot]] = {}
+    for slot in slots:
+        if slot.entrant is not None and slot.entrant.tableable:
+            groups.setdefault(slot.entrant.key, []).append(slot)
+    for group in groups.values():
+        for slot in group:
+            others = [other.name for other in group if other is not slot]
+            if others:
+                slot.same_as = others
+
+
+def _unique_names(slots: list[Slot]) -> None:
+    """Two entrants with the same TEAM_NAME are told apart by their spec."""
+    seen: dict[str, int] = {}
+    for slot in slots:
+        seen[slot.name] = seen.get(slot.name, 0) + 1
+    for slot in slots:
+        if seen[slot.name] > 1:
+            slot.name = f"{slot.name} ({slot.spec})"

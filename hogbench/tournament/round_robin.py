@@ -1,0 +1,127 @@
+"""The round robin: load the field, play every missing pair, and rank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hogbench import sandbox
+from hogbench.discovery import Entry
+from hogbench.errors import UsageError
+from hogbench.pairs import decision_z
+from hogbench.standings import Standing, standings
+from hogbench.stats import UNDECIDED
+from hogbench.tournament.config import (
+    BACKENDS,
+    Tournament,
+    check_paths,
+    default_store,
+    sandbox_options,
+)
+from hogbench.tournament.field import Progress, Slot, load_slots
+from hogbench.tournament.match import PlaySettings, play_pairs
+from hogbench.tournament.schedule import round_robin_pairs
+from hogbench.tournament.store import PairResult, Store
+
+
+@dataclass
+class TournamentResult:
+    """A finished round robin: entrants (active first in source order), results, standings."""
+
+    tournament: Tournament
+    slots: list[Slot]  # every entrant, in source order
+    active: list[Slot]  # those in the standings (loaded and not disqualified in play)
+    results: dict[tuple[int, int], PairResult]  # (i, j) into active, from i's side, i != j
+    standings: list[Standing]
+    rates: np.ndarray  # rates[i, j]: active i's win rate against active j
+    failures: list[str]  # pairs that could not be played, as messages
+    computed: int
+    stored: int
+    seconds: float
+    _modes: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def disqualified(self) -> list[Slot]:
+        return [s for s in self.slots if s.disqualified is not None]
+
+    def modes(self, i: int) -> tuple[int, int]:
+        """How many of active entrant i's pairs were exact, and how many Monte Carlo."""
+        if not self._modes:
+            for (a, _), r in self.results.items():
+                exact_pairs, mc_pairs = self._modes.get(a, (0, 0))
+                self._modes[a] = (exact_pairs + r.exact, mc_pairs + (not r.exact))
+        return self._modes.get(i, (0, 0))
+
+
+def run(
+    tournament: Tournament,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+    slots: list[Slot] | None = None,
+) -> TournamentResult:
+    """Load the entrants (unless SLOTS are given), play every missing pair, and rank."""
+    t = tournament
+    settings = PlaySettings.of(
+        t, jobs=jobs, backend=backend, scheduler=scheduler, batch_size=batch_size
+    )
+    if backend not in BACKENDS:
+        raise UsageError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if batch_size is not None and batch_size < 1:
+        raise UsageError(f"--batch-size must be at least 1, got {batch_size}")
+    check_paths(t)
+    if slots is None:
+        options = sandbox_options(t)
+        if any(isinstance(e, Entry) and e.path is not None for e in t.entrants):
+            sandbox.refuse_without_sandbox("a tournament", sandbox.SandboxOptions(**options))
+        slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
+    active = [s for s in slots if s.entrant is not None]
+    entrants = [s.entrant for s in active]
+    wanted = round_robin_pairs(len(active))
+    with Store(t.store or default_store(t)) as store:
+        played = play_pairs(t.rules, entrants, wanted, settings, store, progress)  # type: ignore[arg-type]
+    failures = []
+    for (i, j), failure in sorted(played.failures.items()):
+        failures.append(f"{active[i].name} vs {active[j].name}: {failure.message}")
+        if failure.strategy_error:  # only a live entrant can fail in play: disqualify it
+            live = [s for s in (active[i], active[j]) if not s.entrant.tableable]  # type: ignore[union-attr]
+            # By identity: the failure carries the failing entrant's key, never a name to match
+            # (a spec can be a substring of another's). Unknown only when both are live and
+            # together ran out of the pair's time budget: then both are charged.
+            named = [s for s in live if s.entrant.key == failure.entrant]  # type: ignore[union-attr]
+            for slot in named or live:
+                slot.disqualified = slot.disqualified or failure.message
+    keep = [k for k, s in enumerate(active) if s.disqualified is None]
+    renumber = {old: new for new, old in enumerate(keep)}
+    results: dict[tuple[int, int], PairResult] = {}
+    for (i, j), r in played.results.items():
+        if i in renumber and j in renumber:
+            results[renumber[i], renumber[j]] = r
+            results[renumber[j], renumber[i]] = r.flipped()
+    active = [active[k] for k in keep]
+    n = len(active)
+    rates = np.full((n, n), np.nan)
+    errors = np.zeros((n, n))
+    undecided = np.zeros((n, n), dtype=bool)
+    for (i, j), r in results.items():
+        rates[i, j] = r.win_rate
+        if not r.exact:
+            errors[i, j] = r.paired.standard_error
+            undecided[i, j] = r.decision(t.threshold, decision_z(r.key.games)) == UNDECIDED
+    return TournamentResult(
+        tournament=t,
+        slots=slots,
+        active=active,
+        results=results,
+        standings=standings(
+            [s.name for s in active], rates, t.threshold, errors, undecided, t.score_undecided
+        ),
+        rates=rates,
+        failures=failures,
+        computed=played.computed,
+        stored=played.stored,
+        seconds=played.seconds,
+    )
