@@ -25,7 +25,6 @@ import hogbench
 if TYPE_CHECKING:
     import numpy as np
 
-    from hogbench.rules.base import RuleSet
 
 CACHE_ENV = "HOGBENCH_CACHE"
 CAP_ENV = "HOGBENCH_CACHE_MAX_MB"
@@ -69,18 +68,17 @@ def _source_digest(modules: tuple[str, ...]) -> str:
 
 
 def table_entry(
-    kind: str, rules: RuleSet, table: np.ndarray, made_by: tuple[str, ...], suffix: str = ".npz"
+    kind: str, rules: str, table: np.ndarray, made_by: tuple[str, ...], suffix: str = ".npz"
 ) -> Path:
-    """Where the cache keeps data of KIND made from one strategy table by the modules MADE_BY.
+    """Where the cache keeps data of KIND made from one strategy table under the rule set of
+    identity RULES (``RuleSet.identity``: its key and the digest of its source) by the modules
+    MADE_BY.
 
-    The key is a digest of the content: the table, the rule set, and the source of the modules
-    of the rule set's class and its bases and of MADE_BY, so an entry never outlives the code it came from (no format
-    numbers to keep by hand)."""
-    # Every module the rule set's class is made from: a term's model and turn live in a kit.
-    kit = (c.__module__ for c in type(rules).__mro__ if c.__module__.startswith("hogbench."))
-    modules = tuple(dict.fromkeys((*kit, "hogbench.rules.base", *made_by)))
+    The key is a digest of the content: the table, the rule set's identity, and the source of
+    MADE_BY, so an entry never outlives the code it came from (no format numbers to keep by
+    hand)."""
     key = hashlib.sha256(
-        f"{hogbench.__version__}:{_source_digest(modules)}:{rules.key}:".encode() + table.tobytes()
+        f"{hogbench.__version__}:{_source_digest(made_by)}:{rules}:".encode() + table.tobytes()
     ).hexdigest()[:32]
     return cache_root() / kind / f"{key}{suffix}"
 

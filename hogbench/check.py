@@ -16,6 +16,7 @@ from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
 from hogbench.tables import find_faults
+from hogbench.terms import TermReport
 
 SHOWN = 5  # failing states named in a report, per kind of failure
 
@@ -32,6 +33,9 @@ class CheckReport:
     team: str | None = None
     seconds: float | None = None  # to import and answer every state once
     failures: list[dict[str, Any]] = field(default_factory=list)  # state, returned, problem
+    #: which rules were used and why, and how the file's own rule functions fare under them
+    #: (``terms.TermReport.to_dict``); a disagreement there does not make a file invalid
+    term: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,19 +48,22 @@ def check_file(
     *,
     memory_mb: int = 1024,
     cache: bool = True,
+    term: TermReport | None = None,
     **sandbox_options: Any,
 ) -> CheckReport:
     """Check a strategy file against the contest's rules (always runs it: timing is part of it).
 
-    A valid file's table is cached, so a duel right after starts warm.
+    TERM, when given, says which rules were chosen and why, and how the file's own rule
+    functions fare under them (``terms.review``): its lines come first. A valid file's table is
+    cached, so a duel right after starts warm.
     """
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     if not spec.is_file:
         raise UsageError(f"check takes a strategy file, not {spec.text!r}")
     report = CheckReport(str(spec.path), rules.key)
-    hint = loading.term_hint(spec, rules)
-    if hint:
-        report.lines.append(f"note: {hint}")
+    if term is not None:
+        report.term = term.to_dict()
+        report.lines += term.lines()
     options = {"time_limit": time_limit, "memory_mb": memory_mb, **sandbox_options}
     try:
         answers = sandbox.collect_answers(spec, rules, **options)
@@ -97,6 +104,11 @@ def check_file(
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")
+        elif rules.name == "hog-contest":
+            report.lines.append(
+                "warning: no TEAM_NAME: the contest lists every entry under its TEAM_NAME"
+                " (set TEAM_NAME = '...' in the file)"
+            )
         if len({(type(a), a) for a in answers.first}) == 1:  # the course's skeleton returns 4
             report.lines.append(
                 f"note: it answers {answers.first[0]!r} at every state (as an unfinished"

@@ -57,6 +57,16 @@ RulesOpt = Annotated[
     RuleName,
     typer.Option("--rules", "-r", case_sensitive=False, help="Rule set (see `hogbench rules`)."),
 ]
+FileRulesOpt = Annotated[
+    RuleName | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        case_sensitive=False,
+        help=f"Rule set (default: the term the file's course functions are recognised as, else"
+        f" {DEFAULT_RULES}).",
+    ),
+]
 GoalOpt = Annotated[int | None, typer.Option("--goal", help="Score to win (default 100).")]
 OptionOpt = Annotated[
     list[str] | None,
@@ -146,6 +156,35 @@ def _rules(name: str, goal: int | None, options: list[str] | None):
     return get_rules(name, goal, **parse_options(options))
 
 
+def _file_rules(
+    file: str, rules: str | None, goal: int | None, option: list[str] | None, door: dict, show: bool
+):
+    """The rule set for a command on a strategy file: --rules, else the term the file's course
+    functions are recognised as (``terms.review``), and that report. Unless SHOW is false, the
+    line saying which rules and why, and the check of the file's own rule functions, go to
+    stderr."""
+    from hogbench import terms
+    from hogbench.entrants import parse_spec
+    from hogbench.rules import parse_options
+
+    given = _rules(rules, goal, option) if rules else None
+    spec = parse_spec(file) if file else None
+    if spec is None or not spec.is_file:
+        return given or _rules(DEFAULT_RULES, goal, option), None
+    rule_set, report = terms.review(spec, given, goal, parse_options(option), **door)
+    if show:
+        for line in report.lines():
+            err.print(escape(line), highlight=False, soft_wrap=True)
+    return rule_set, report
+
+
+def _first_file(*specs: str) -> str:
+    """The first of SPECS that names a file (which the rules are recognised from), else ''."""
+    from hogbench.entrants import parse_spec
+
+    return next((s for s in specs if s and parse_spec(s).is_file), "")
+
+
 def _door(
     require_sandbox: bool = False, no_sandbox: bool = False, allow_import: list[str] | None = None
 ) -> dict[str, Any]:
@@ -208,7 +247,7 @@ def duel(
     a: Annotated[str, typer.Argument(help="Strategy A: file.py, file.py:name or a built-in.")],
     b: Annotated[str, typer.Argument(help="Strategy B (default: the rule set's baseline).")] = "",
     games: GamesOpt = 100_000,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -247,9 +286,9 @@ def duel(
     door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
-    from hogbench.loading import load_entrant, term_hint
+    from hogbench.loading import load_entrant
 
-    rule_set = _rules(rules, goal, option)
+    rule_set, term = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     test = _sprt(sprt, alpha, beta) if sprt else None
@@ -261,10 +300,6 @@ def duel(
         raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
     entrant_a = load_entrant(a, rule_set, **door)
     entrant_b = load_entrant(b or rule_set.baseline, rule_set, **door)
-    for entrant in (entrant_a, entrant_b):
-        hint = term_hint(entrant.spec, rule_set)
-        if hint:
-            err.print(f"note: {escape(hint)}", highlight=False, soft_wrap=True)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     live = not (entrant_a.tableable and entrant_b.tableable)  # a few hundred games a second
@@ -300,7 +335,10 @@ def duel(
         if close:
             close()
     if as_json:
-        _print_json(result.to_dict())
+        data = result.to_dict()
+        if term is not None:
+            data["term"] = term.to_dict()
+        _print_json(data)
         return
     views.duel(result)
 
@@ -343,7 +381,7 @@ def list_rules(as_json: JsonOpt = False) -> None:
 @app.command()
 def check(
     file: Annotated[str, typer.Argument(help="The strategy file, or file.py:name.")],
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     time_limit: Annotated[
@@ -362,8 +400,8 @@ def check(
     door = _door(require_sandbox, no_sandbox, allow_import)
     from hogbench.check import check_file
 
-    rule_set = _rules(rules, goal, option)
-    report = check_file(file, rule_set, time_limit, **door)
+    rule_set, term = _file_rules(file, rules, goal, option, door, show=False)
+    report = check_file(file, rule_set, time_limit, term=term, **door)
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -493,7 +531,7 @@ def _deciders(rule_set, entrants, stack):
 def watch(
     a: Annotated[str, typer.Argument(help="Player 0 (moves first).")],
     b: Annotated[str, typer.Argument(help="Player 1 (default: the baseline).")] = "",
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -509,7 +547,7 @@ def watch(
     from hogbench.loading import load_for_one_game
     from hogbench.watch import Transcript, play_game
 
-    rule_set = _rules(rules, goal, option)
+    rule_set, _ = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
     entrants = [
         load_for_one_game(a, rule_set, **door),
         load_for_one_game(b or rule_set.baseline, rule_set, **door),
@@ -530,7 +568,7 @@ def watch(
 @app.command()
 def play(
     opponent: Annotated[str, typer.Argument(help="The strategy to play against.")] = "",
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     seed: SeedOpt = None,
@@ -550,7 +588,7 @@ def play(
     from hogbench.loading import load_for_one_game
     from hogbench.watch import play_game
 
-    rule_set = _rules(rules, goal, option)
+    rule_set, _ = _file_rules(_first_file(opponent), rules, goal, option, door, True)
     bot = load_for_one_game(opponent or rule_set.baseline, rule_set, **door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
@@ -706,7 +744,7 @@ def gauntlet(
     against: Annotated[
         list[str] | None, typer.Option("--against", "-a", help="Opponents: files, globs, specs.")
     ] = None,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     games: Annotated[
@@ -734,7 +772,7 @@ def gauntlet(
         raise UsageError("give opponents with --against (files, globs or built-in specs)")
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
-    rule_set = _rules(rules, goal, option)
+    rule_set, _ = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     progress = None if as_json else views.PairProgress(err)
     me, rows = tm.gauntlet(
         rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live, **door
@@ -785,7 +823,7 @@ def analyze(
     against: Annotated[
         str | None, typer.Option("--against", "-a", help="Opponent (default: optimal play).")
     ] = None,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: FileRulesOpt = None,
     option: OptionOpt = None,
     goal: GoalOpt = None,
     top: Annotated[int, typer.Option("--top", help="How many states to list.")] = 15,
@@ -810,7 +848,7 @@ def analyze(
     if png:
         plots.require()
         _output_file(png, "--png")
-    rule_set = _rules(rules, goal, option)
+    rule_set, _ = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     from hogbench.loading import load_entrant
 
     mine = load_entrant(strategy, rule_set, **door)

@@ -9,7 +9,6 @@ called by ``hogbench.sandbox``, which returns their raw answers; they are judged
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import inspect
 from collections.abc import Callable
@@ -21,7 +20,6 @@ from hogbench import sandbox, verdicts
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.entrants import Entrant, Spec, clean_name, parse_spec
 from hogbench.errors import StrategyError, UsageError
-from hogbench.rules import other_terms
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
 from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers, tabulate
@@ -90,7 +88,9 @@ def _builtin_table(strategy: Callable, spec: Spec, rules: RuleSet) -> DecisionTa
     Big Pig table takes 2 s to make (2.3 million calls), and a duel of two built-ins spent 4
     of its 5 s on them every time; a Hog table takes 8 ms to make and 2 ms to read."""
     named = np.frombuffer(spec.text.encode(), dtype=np.uint8)
-    path = table_entry("builtin-tables", rules, named, made_by=(__name__, "hogbench.tables"))
+    path = table_entry(
+        "builtin-tables", rules.identity, named, made_by=(__name__, "hogbench.tables")
+    )
     try:
         return DecisionTable(rules.name, rules.goal, load_arrays(path)["choices"])
     except (OSError, ValueError, KeyError):
@@ -165,33 +165,3 @@ def remember(
 def live_strategy(spec: Spec, rules: RuleSet) -> Callable:
     """A callable for live play of a built-in (files go through ``sandbox.LiveStrategy``)."""
     return builtin_strategy(spec, rules)
-
-
-#: Files larger than this are not read for term_hint.
-HINT_MAX_BYTES = 1 << 20
-
-
-def term_hint(spec: Spec, rules: RuleSet) -> str | None:
-    """A note when a file looks written for another Hog term than RULES: it defines course
-    functions of that term and none of this one's. A student who left out ``--rules`` would
-    otherwise see the default term's figures with no sign of it. The file is parsed, not run."""
-    if not spec.is_file:
-        return None
-    try:
-        source = spec.path.read_bytes()
-        if len(source) > HINT_MAX_BYTES:
-            return None
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None  # the sandbox reports what is wrong with the file
-    defined = {
-        node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-    }
-    terms, names = other_terms(rules.name, defined)
-    if not terms:
-        return None
-    shown = ", ".join(terms[:3]) + (f" and {len(terms) - 3} more" if len(terms) > 3 else "")
-    return (
-        f"{spec.path.name} defines {', '.join(names)}, course functions of {shown}, and none"
-        f" of {rules.name}'s: is --rules {terms[0]} meant?"
-    )

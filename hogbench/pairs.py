@@ -172,7 +172,7 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
 
 def _pair_entry(rules: RuleSet, a: TablePlayer, b: TablePlayer) -> Path:
     pair = np.concatenate([np.asarray(p.choices, dtype=np.int64).ravel() for p in (a, b)])
-    return table_entry("exact-pair", rules, pair, made_by=EXACT_ENGINE)
+    return table_entry("exact-pair", rules.identity, pair, made_by=EXACT_ENGINE)
 
 
 def _kept_exact(rules: RuleSet, a: Player, b: Player) -> ExactValues | None:

@@ -187,7 +187,7 @@ KEPT_ROWS = 8
 def table_rows(rules: RuleSet, table: np.ndarray) -> Rows | None:
     """The rows of one strategy table, from the disk cache or built; None for models too large."""
     table = engine_table(table)  # kept tables are int8; the kernel and the cache key take int64
-    path = table_entry("rows", rules, table, made_by=(__name__,))
+    path = table_entry("rows", rules.identity, table, made_by=(__name__,))
     rows = _KEPT_ROWS.get(path)
     if rows is None:
         rows = _read_or_build_rows(rules, table, path)

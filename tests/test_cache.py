@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -181,19 +182,22 @@ def test_an_exact_duel_is_kept_and_read_back_the_next_time(root):
 
 def test_an_entry_is_keyed_on_every_module_of_the_rule_sets_class(root, monkeypatch):
     """hog-su20's turn lives in the Feral Hogs kit, built on the swap kit: a change there must
-    not read entries made before it."""
-    from hogbench.rules import get_rules
+    not read entries made before it. The cache takes the rule set's identity, a plain string
+    whose digest covers every module of its class."""
+    from hogbench.rules import base, get_rules
 
-    hashed = []
-    real = cache._source_digest
-    monkeypatch.setattr(cache, "_source_digest", lambda mods: hashed.extend(mods) or real(mods))
-    cache.table_entry("x", get_rules("hog-su20"), np.arange(3), made_by=("hogbench.simulate",))
-    assert {
-        "hogbench.rules.hog_su20",
-        "hogbench.rules._feral_term",
-        "hogbench.rules._swap_term",
-    } <= set(hashed)
-    assert {"hogbench.rules.base", "hogbench.simulate"} <= set(hashed)
+    read = []
+    real = Path.read_bytes
+    base._class_source_digest.cache_clear()
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or real(self))
+    identity = get_rules("hog-su20").identity
+    base._class_source_digest.cache_clear()
+    assert {"hog_su20.py", "_feral_term.py", "_swap_term.py", "base.py"} <= set(read)
+    assert isinstance(identity, str) and identity.startswith("hog-su20:goal=100:")
+    made = ("hogbench.simulate",)
+    entry = cache.table_entry("x", identity, np.arange(3), made_by=made)
+    assert entry == cache.table_entry("x", identity, np.arange(3), made_by=made)
+    assert entry != cache.table_entry("x", identity + "0", np.arange(3), made_by=made)
 
 
 def test_a_large_rule_sets_built_ins_are_made_once(root, monkeypatch):

@@ -7,19 +7,13 @@ or ucb.py.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from hogbench import rules as rules_package
 from hogbench import sandbox
-from hogbench.cli import app
-from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import StrategyError
-from hogbench.loading import load_entrant, term_hint
-from hogbench.rules import get_rules, names
+from hogbench.loading import load_entrant
+from hogbench.rules import get_rules
 
 COURSE = __import__("pathlib").Path(__file__).parent / "files" / "course"
 TERMS = COURSE.parent / "terms"
@@ -192,52 +186,3 @@ def test_a_change_to_the_stand_ins_retires_cached_verdicts():
     stand_ins = {f"course_modules/{p.name}" for p in sandbox.COURSE_MODULES.glob("*.py")}
     assert {"course_modules/dice.py", "course_modules/ucb.py"} <= stand_ins
     assert stand_ins <= set(verdicts.JUDGES)
-
-
-def _file_defining(folder, names) -> Spec:
-    body = "".join(f"def {name}(*args):\n    return 0\n\n" for name in names)
-    (folder / "hog.py").write_text(
-        body + "def final_strategy(score, opponent_score):\n    return 4\n"
-    )
-    return parse_spec(str(folder / "hog.py"))
-
-
-def test_a_file_of_one_term_is_pointed_to_it_from_any_other_and_never_from_its_own(tmp_path):
-    """For every Hog rule set whose course functions tell it apart: a file defining them is not
-    sent elsewhere under its own rules, and under a rule set of none of them the note names
-    its term."""
-    hog = [name for name in names() if name.startswith("hog-")]
-    functions, telling = rules_package._term_functions()
-    told = 0
-    for name in hog:
-        own = sorted(functions[name] & telling)
-        if len(own) < 2:
-            continue
-        spec = _file_defining(tmp_path, own)
-        assert term_hint(spec, get_rules(name)) is None, name
-        elsewhere = [other for other in hog if not functions[other] & set(own)]
-        for other in elsewhere[:3]:
-            note = term_hint(spec, get_rules(other))
-            assert note is not None and f"none of {other}'s" in note, (name, other)
-            assert name in rules_package.other_terms(other, own)[0], (name, other)
-            told += 1
-    assert told >= 30
-
-
-@pytest.mark.parametrize("term", sorted(p.name for p in TERMS.iterdir()))
-def test_a_term_file_is_not_sent_to_another_term(term):
-    """The student-style file of each term gets no note under its own rules."""
-    assert term_hint(parse_spec(str(TERMS / term / "hog.py")), get_rules(term)) is None
-
-
-def test_check_and_duel_say_when_a_file_looks_written_for_another_term(tmp_path):
-    """Fall 2023's rule functions under the default rules: both commands say so, and name it."""
-    spec = _file_defining(tmp_path, ["boar_brawl", "sus_points", "sus_update"])
-    runner = CliRunner()
-    checked = runner.invoke(app, ["check", str(spec.path)])
-    assert checked.exit_code == 0, checked.output
-    assert "none of hog-su21's: is --rules hog-fa23 meant?" in checked.stdout
-    dueled = runner.invoke(app, ["duel", str(spec.path), "always_roll:6", "--exact", "--json"])
-    assert dueled.exit_code == 0, dueled.output
-    assert "is --rules hog-fa23 meant?" in dueled.stderr
-    assert json.loads(dueled.stdout)["rules"] == "hog-su21"  # stdout stays pure JSON

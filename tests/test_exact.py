@@ -251,7 +251,7 @@ def test_unreadable_cached_rows_are_built_again(tmp_path, monkeypatch):
     rules = get_rules("hog-su21", 31)
     a, b = random_table(rules, 1), random_table(rules, 2)
     for table in (a, b):
-        path = table_entry("exact-rows", rules, table, exact_rows.MADE_BY)
+        path = table_entry("exact-rows", rules.identity, table, exact_rows.MADE_BY)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"not an npz file")
     values = exact.evaluate(rules, a, b)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from hogbench import sandbox
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hogbench import sandbox, terms
+from hogbench.cli import app
 from hogbench.entrants import parse_spec
-from hogbench.rules import get_rules
+from hogbench.rules import DEFAULT_RULES, get_rules
 
 
 def test_the_worker_probes_named_functions_and_returns_bounded_data(tmp_path):
@@ -35,3 +42,198 @@ def test_the_worker_probes_named_functions_and_returns_bounded_data(tmp_path):
     assert found["bad"] == [1, sandbox.Raised("ZeroDivisionError")]
     assert repr(found["shout"][0]).startswith("[1, 1")  # a short repr, not a megabyte
     assert set(found) == {"free_bacon", "roll", "bad", "shout", "every_third"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Recognising the term
+# ---------------------------------------------------------------------------------------------
+
+FILES = Path(__file__).parent / "files"
+#: Every term-style file, and the term it was written for.
+TERM_FILES = {
+    **{str(p): p.parent.name for p in sorted((FILES / "terms").glob("*/hog.py"))},
+    # Spring 2019's contest named the entry PLAYER_NAME; its free_bacon is that term's.
+    str(FILES / "course" / "contest_player_name.py"): "hog-sp19",
+    # Files of "an early term" and "a later term" whose piggy_points is Summer 2021's.
+    str(FILES / "course" / "hog_fa14_style.py"): "hog-su21",
+    str(FILES / "course" / "hog_fa22_style.py"): "hog-su21",
+}
+
+
+def _recognised(path: str) -> tuple[str, list[str]]:
+    rules, report = terms.review(path, None)
+    return rules.name, report.candidates
+
+
+def test_every_term_style_file_is_recognised_as_its_term_or_its_alias_group():
+    """The contract: each term's file is recognised as that term (or one renaming it). The
+    count of recognised / ambiguous / wrong is printed with -s."""
+    counts = {"recognised": 0, "ambiguous": 0, "wrong": 0}
+    wrong = []
+    for path, term in TERM_FILES.items():
+        name, candidates = _recognised(path)
+        if name in terms.alias_group(term):
+            counts["recognised"] += 1
+        elif len(candidates) > 1 and term in candidates:
+            counts["ambiguous"] += 1
+        else:
+            counts["wrong"] += 1
+            wrong.append((path, term, name, candidates))
+    print(f"term files: {counts}")
+    assert not wrong, wrong
+    assert counts["ambiguous"] <= 1  # Spring 2017 and the contest share every course function
+    assert counts["recognised"] >= len(TERM_FILES) - 1
+
+
+def test_alias_groups_are_the_terms_that_only_rename_another():
+    groups = {tuple(g) for g in terms.catalogue(100)["aliases"] if len(g) > 1}
+    assert groups == {
+        ("hog-fa13", "hog-sp14"),
+        ("hog-fa22", "hog-sp23"),
+        ("hog-fa23", "hog-fa24", "hog-fa25", "hog-sp24", "hog-sp25"),
+    }
+
+
+def test_a_file_without_course_functions_keeps_the_default_and_says_so():
+    rules, report = terms.review(str(FILES / "course" / "uses_numpy.py"), None)
+    assert rules.name == DEFAULT_RULES and report.how == "default"
+    assert "the default (the file defines no course function of a Hog term)" in report.line
+
+
+def test_a_file_fitting_many_terms_alike_keeps_the_default_and_names_them(tmp_path):
+    """A Pig Out roll_dice alone fits every Pig Out and Sow Sad term."""
+    path = tmp_path / "hog.py"
+    path.write_text(
+        "def roll_dice(num_rolls, dice):\n"
+        "    rolls = [dice() for _ in range(num_rolls)]\n"
+        "    return 1 if 1 in rolls else sum(rolls)\n\n"
+        "def final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    rules, report = terms.review(str(path), None)
+    assert rules.name == DEFAULT_RULES and report.how == "default"
+    assert "fit" in report.line and "alike: name one with --rules" in report.line
+    assert {"hog-fa19", "hog-su21", "hog-fa23"} <= set(report.candidates)
+
+
+def test_with_rules_a_file_of_another_term_is_warned_about():
+    rules, report = terms.review(str(FILES / "terms/hog-fa19/hog.py"), get_rules("hog-su21"))
+    assert rules.name == "hog-su21" and report.how == "given"
+    assert report.warning.startswith("the file's ")
+    assert "disagree with hog-su21's and agree with hog-fa19's (--rules hog-fa19)" in report.warning
+    _, own = terms.review(str(FILES / "terms/hog-fa19/hog.py"), get_rules("hog-fa19"))
+    assert own.warning is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking the student's own rule functions
+# ---------------------------------------------------------------------------------------------
+
+
+def _write(tmp_path, body: str):
+    path = tmp_path / "hog.py"
+    path.write_text(body + "\ndef final_strategy(score, opponent_score):\n    return 4\n")
+    return str(path)
+
+
+def test_a_buggy_more_boar_is_named_in_the_terms_own_words(tmp_path):
+    """Summer 2021's More Boar, with >= for 'strictly larger': the first state it disagrees at,
+    checked by hand: 2 < 8 holds and 8 > 8 does not, so no extra turn at (28, 18)."""
+    path = _write(
+        tmp_path,
+        "def piggy_points(score):\n    return abs((score // 10) % 10 - score % 10) + 4\n\n"
+        "def more_boar(player_score, opponent_score):\n"
+        "    p, o = str(player_score), str(opponent_score)\n"
+        "    return min(p) < min(o) and max(p) >= max(o)\n",
+    )
+    rules, report = terms.review(path, get_rules("hog-su21"))
+    assert report.checked == ["piggy_points", "more_boar"]
+    (found,) = report.disagreements
+    assert found.function == "more_boar"
+    # The hand-checked reading: independent of the rule set's code.
+    p, o = (int(x) for x in found.arguments.split(", "))
+    digits = lambda n: [int(d) for d in str(n)]  # noqa: E731
+    truth = min(digits(p)) < min(digits(o)) and max(digits(p)) > max(digits(o))
+    assert found.expected == repr(truth) and found.returned == f"returns {not truth!r}"
+    assert found.text.startswith(f"your more_boar({p}, {o}) returns {not truth!r};")
+    assert f"Summer 2021's More Boar says {truth!r}" in found.text
+    brute = sum(
+        (min(digits(a)) < min(digits(b)) and max(digits(a)) > max(digits(b)))
+        != (min(str(a)) < min(str(b)) and max(str(a)) >= max(str(b)))
+        for a in range(100)
+        for b in range(100)
+    )
+    assert found.disagreeing == brute and found.compared == 10_000
+
+
+def test_buggy_rule_functions_of_other_terms_are_found(tmp_path):
+    """Fall 2019's Free Bacon off by one, Fall 2023's Boar Brawl without its max(1, ...)."""
+    fa19 = _write(
+        tmp_path, "def free_bacon(score):\n    return 9 - min(score // 10 % 10, score % 10)\n"
+    )
+    _, report = terms.review(fa19, get_rules("hog-fa19"))
+    (found,) = report.disagreements
+    assert found.text.startswith("your free_bacon(0) returns 9; Fall 2019's ")
+    assert found.expected == "10" and found.disagreeing == found.compared == 100
+    fa23 = _write(
+        tmp_path,
+        "def boar_brawl(player_score, opponent_score):\n"
+        "    return 3 * abs(opponent_score // 10 % 10 - player_score % 10)\n",
+    )
+    _, report = terms.review(fa23, get_rules("hog-fa23"))
+    (found,) = report.disagreements
+    # max(1, 3 * |tens of the opponent - ones of the mover|) differs exactly where they are equal
+    assert found.disagreeing == sum(o // 10 % 10 == p % 10 for p in range(100) for o in range(100))
+    assert found.text.startswith("your boar_brawl(0, 0) returns 0; Fall 2023's Boar Brawl says 1")
+
+
+@pytest.mark.parametrize("path", sorted(TERM_FILES))
+def test_a_correct_term_file_has_no_disagreement(path):
+    rules, report = terms.review(path, get_rules(TERM_FILES[path]))
+    assert report.checked and report.disagreements == [], [d.text for d in report.disagreements]
+
+
+# ---------------------------------------------------------------------------------------------
+# The commands
+# ---------------------------------------------------------------------------------------------
+
+
+def test_check_and_duel_use_the_recognised_term_and_say_so(tmp_path):
+    runner = CliRunner()
+    fa19 = str(FILES / "terms/hog-fa19/hog.py")
+    checked = runner.invoke(app, ["check", fa19])
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.startswith("rules: hog-fa19 (recognised from the file's ")
+    assert "valid:" in checked.stdout and "hog-fa19" in checked.stdout
+    data = json.loads(runner.invoke(app, ["check", fa19, "--json"]).stdout)
+    assert data["rules"].startswith("hog-fa19:") and data["term"]["how"] == "recognised"
+    assert "is_swap" in data["term"]["agreeing"]
+    dueled = runner.invoke(app, ["duel", fa19, "always_roll:4", "--exact", "--json"])
+    assert dueled.exit_code == 0, dueled.output
+    data = json.loads(dueled.stdout)
+    assert data["rules"].startswith("hog-fa19") and data["term"]["recognised"] == "hog-fa19"
+    told = runner.invoke(app, ["duel", fa19, "always_roll:4", "--exact", "--rules", "hog-su21"])
+    assert "warning: the file's" in told.stderr and "(--rules hog-fa19)" in told.stderr
+
+
+def test_check_shows_a_disagreement_without_disqualifying(tmp_path):
+    path = _write(
+        tmp_path, "def free_bacon(score):\n    return 9 - min(score // 10 % 10, score % 10)\n"
+    )
+    checked = CliRunner().invoke(app, ["check", path, "--rules", "hog-fa19", "--json"])
+    assert checked.exit_code == 0, checked.output
+    data = json.loads(checked.stdout)
+    assert data["valid"] is True
+    assert data["term"]["disagreements"][0]["function"] == "free_bacon"
+
+
+def test_check_of_a_contest_entry_without_team_name_warns(tmp_path):
+    path = _write(tmp_path, "")
+    checked = CliRunner().invoke(app, ["check", path, "--rules", "hog-contest"])
+    assert checked.exit_code == 0, checked.output
+    assert "warning: no TEAM_NAME" in checked.stdout
+    named = tmp_path / "named.py"
+    named.write_text(
+        "TEAM_NAME = 'Pigs'\ndef final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    checked = CliRunner().invoke(app, ["check", str(named), "--rules", "hog-contest"])
+    assert "no TEAM_NAME" not in checked.stdout and "team name: Pigs" in checked.stdout

@@ -60,7 +60,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
     """The rows of TABLE, from the disk cache or built; None when the model has cycles or no
     rows (the evaluation here is one pass over the order)."""
     table = engine_table(table)
-    path = table_entry("exact-rows", rules, table, made_by=MADE_BY)
+    path = table_entry("exact-rows", rules.identity, table, made_by=MADE_BY)
     try:
         return TableRows.load(path)
     except (OSError, ValueError, KeyError):
@@ -136,7 +136,7 @@ def evaluate(
 
 def _memory_entry(rules: RuleSet) -> Path:
     empty = np.zeros(0, np.int64)
-    return table_entry("exact-memory-rows", rules, empty, made_by=MADE_BY, suffix=".npy")
+    return table_entry("exact-memory-rows", rules.identity, empty, made_by=MADE_BY, suffix=".npy")
 
 
 def _load_memory_rows(rules: RuleSet) -> dict[str, np.ndarray] | None:

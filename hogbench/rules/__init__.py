@@ -5,13 +5,9 @@ A new semester's rules are one new module here; nothing else needs to change.
 
 from __future__ import annotations
 
-import collections
 import functools
 import importlib
-import inspect
 import pkgutil
-from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hogbench.errors import UsageError
@@ -75,86 +71,6 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return options
 
 
-#: Course functions students of many terms define, whatever their term's rules: no sign of one.
-COMMON_COURSE_NAMES = frozenset(
-    {
-        "final_strategy", "always_roll", "silence", "next_prime", "is_prime", "other", "play",
-        "roll_dice", "take_turn", "next_player",
-    }
-)  # fmt: skip
-#: A course function defined in at most this many term modules tells a term apart.
-TELLING_MODULES = 3
-
-
-@functools.cache
-def _term_functions() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """Each Hog rule set's course functions, and the names among them that tell terms apart
-    (see _find_term_functions). Finding them imports every rule set (0.4 s), so they are kept
-    in the disk cache, keyed by the rule modules' source."""
-    import hashlib
-    import json
-
-    from hogbench import cache
-
-    digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode() + source.read_bytes())
-    path = cache.cache_root() / "term-functions" / f"{digest.hexdigest()[:32]}.json"
-    try:
-        kept = json.loads(path.read_bytes())
-        functions = {name: frozenset(found) for name, found in kept["functions"].items()}
-        return functions, frozenset(kept["telling"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass  # not kept yet, or unreadable
-    functions, telling = _find_term_functions()
-    kept = {"functions": {n: sorted(f) for n, f in functions.items()}, "telling": sorted(telling)}
-    cache.write_entry(path, lambda f: f.write(json.dumps(kept).encode()))
-    return functions, telling
-
-
-def _find_term_functions() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """Each Hog rule set's course functions (those of the term modules it is built from), and
-    the names among them that tell terms apart (see TELLING_MODULES)."""
-    functions: dict[str, frozenset[str]] = {}
-    modules_defining: dict[str, set[str]] = collections.defaultdict(set)
-    for name in names():
-        if not name.startswith("hog-"):
-            continue
-        found: set[str] = set()
-        for cls in rules_class(name).__mro__:
-            if cls.__module__.startswith(f"{__name__}.hog_"):
-                for attr, value in vars(importlib.import_module(cls.__module__)).items():
-                    if inspect.isfunction(value) and value.__module__.startswith(
-                        f"{__name__}.hog_"
-                    ):
-                        found.add(attr)
-                        modules_defining[attr].add(value.__module__)
-        functions[name] = frozenset(found)
-    telling = {
-        attr
-        for attr, modules in modules_defining.items()
-        if len(modules) <= TELLING_MODULES and not attr.startswith("_")
-    }
-    return functions, frozenset(telling - COMMON_COURSE_NAMES)
-
-
-def other_terms(rules_name: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The Hog rule sets a file that DEFINED these functions was more likely written for than
-    RULES_NAME, and the names that say so; two empty lists unless the file defines at least two
-    names that tell terms apart, none of them RULES_NAME's (so a file of that term, which
-    defines its rule functions, is never sent elsewhere)."""
-    functions, telling = _term_functions()
-    if rules_name not in functions:
-        return [], []
-    mine = functions[rules_name]
-    foreign = (set(defined) & telling) - mine
-    if len(foreign) < 2 or set(defined) & telling & mine:
-        return [], []
-    matches = {name: len(found & foreign) for name, found in functions.items()}
-    best = max(matches.values())
-    return [name for name, n in matches.items() if n == best], sorted(foreign)
-
-
 #: The course's commentary functions (see ``hogbench.commentary``), which a student's hog.py of
 #: any term since they came in may define: silence, say_scores and both take two scores.
 COMMENTARY_FUNCTIONS = frozenset(
@@ -167,8 +83,7 @@ def course_functions_not_strategies(rules_name: str) -> frozenset[str]:
     ``take_turn``, ``play``, the commentary functions...): a file without ``final_strategy``
     whose one function of two scores is, say, ``more_boar`` or ``say_scores`` has no strategy.
     Empty for other rule sets."""
-    functions, _ = _term_functions()
-    if rules_name not in functions:
+    if not rules_name.startswith("hog-"):
         return frozenset()
-    named = functions[rules_name] | COMMENTARY_FUNCTIONS
+    named = set(rules_class(rules_name).course_functions()) | COMMENTARY_FUNCTIONS
     return frozenset(n for n in named if not n.endswith("strategy"))

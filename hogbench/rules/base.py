@@ -20,10 +20,15 @@ run as Python and numba is not started; an engine takes their compiled form with
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib
+import inspect
 import itertools
 import random
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -411,6 +416,29 @@ class RuleSet:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         return f"{self.name}:goal={self.goal}" + (f":{opts}" if opts else "")
 
+    @property
+    def identity(self) -> str:
+        """The key and a digest of the source the rule set is made from (the modules of its
+        class and of its bases): what a cache entry made under these rules depends on, so that
+        none outlives the code it came from."""
+        return f"{self.key}:{_class_source_digest(type(self))}"
+
+    @classmethod
+    def course_functions(cls) -> dict[str, Callable[..., Any]]:
+        """The course's functions of a Hog term, by name: those of its own course module (a term
+        that only renames another has the other's). Empty for other rule sets."""
+        for base in cls.__mro__:
+            if base.__module__.startswith("hogbench.rules.hog_"):
+                module = importlib.import_module(base.__module__)
+                found = {
+                    name: value
+                    for name, value in vars(module).items()
+                    if inspect.isfunction(value) and not name.startswith("_")
+                }
+                if found:
+                    return found
+        return {}
+
     def __repr__(self) -> str:
         return f"<rules {self.key}>"
 
@@ -523,3 +551,12 @@ def _coerce_option(rules: str, key: str, value: Any, default: Any) -> Any:
                 f"option {key} of {rules} takes a whole number, got {value!r}"
             ) from None
     return value
+
+
+@functools.cache
+def _class_source_digest(cls: type) -> str:
+    digest = hashlib.sha256()
+    for name in dict.fromkeys(c.__module__ for c in cls.__mro__):
+        if name.startswith("hogbench."):
+            digest.update(name.encode() + Path(sys.modules[name].__file__).read_bytes())
+    return digest.hexdigest()[:32]
