@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from hogbench.bundled import is_bundled
 from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError, UsageError
 from hogbench.rules import course_functions_not_strategies
@@ -94,6 +95,9 @@ class SandboxOptions:
     #: top-level modules a submission may import beyond the standard library and numpy
     allow_imports: tuple[str, ...] = ()
     no_sandbox: bool = False  # the user asked to run without bwrap (limits and filter only)
+    #: bwrap is missing and the run was let go on because its files are hogbench's own
+    #: (``hogbench.bundled``): refuse any other file rather than run it unsandboxed
+    bundled_only: bool = False
 
     def __post_init__(self) -> None:
         for name in ("time_limit", "decision_time_limit"):
@@ -398,7 +402,8 @@ class _Session:
         self.request: tuple | None = None  # the decision asked for, in live play
         self.started = 0.0
         try:
-            self.worker = _Worker(self.copy, options, cpu_seconds, longest)
+            ours = is_bundled(files.files.values())  # the very bytes the worker gets
+            self.worker = _Worker(self.copy, options, cpu_seconds, longest, ours)
         except BaseException:
             remove(self.copy)
             raise
@@ -627,8 +632,15 @@ def _signal_name(signum: int) -> str:
 class _Worker:
     """One worker process: the job goes in on one pipe, messages come back on another."""
 
-    def __init__(self, folder: Path, options: SandboxOptions, cpu_seconds: int, longest: int):
-        bwrap = _sandbox(options)
+    def __init__(
+        self,
+        folder: Path,
+        options: SandboxOptions,
+        cpu_seconds: int,
+        longest: int,
+        bundled: bool = False,
+    ):
+        bwrap = _sandbox(options, bundled)
         self.isolated = bwrap is not None
         self.longest = longest
         self.buffer = bytearray()  # appended to in place: a table's answers are megabytes
@@ -865,11 +877,29 @@ def turned_off(options: SandboxOptions | None = None) -> bool:
     return os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false")
 
 
-def refuse_without_sandbox(what: str, options: SandboxOptions | None = None) -> None:
+#: Said once when a run goes on without bwrap because its files are hogbench's own.
+BUNDLED_ONLY = (
+    "bwrap (bubblewrap) is not installed or does not work here: these entrants are hogbench's"
+    " own bundled strategy files (each matches its recorded digest), so they run without the"
+    " sandbox, under its limits; a folder of submissions needs bubblewrap"
+)
+
+
+def refuse_without_sandbox(
+    what: str, options: SandboxOptions | None = None, files: Sequence[Any] = ()
+) -> bool:
     """For commands that run several submissions: refuse to start without a working bwrap
-    unless the user turned the sandbox off knowingly."""
+    unless the user turned the sandbox off knowingly, or every one of FILES (entries with a
+    ``path`` and ``share``) is one of hogbench's own bundled files.
+
+    True when the run goes on only because of the latter: it then says so in one line, and
+    should run with ``bundled_only`` so that a file changed since is refused, not run.
+    """
     if turned_off(options) or bwrap_path() is not None:
-        return
+        return False
+    if files and all(_bundled(entry.path, entry.share) for entry in files):
+        print(f"hogbench: {BUNDLED_ONLY}", file=sys.stderr)
+        return True
     raise UsageError(
         f"bwrap (bubblewrap) is not installed or does not work here, so {what} would run"
         " submissions unsandboxed: install it (apt-get install bubblewrap), or pass"
@@ -877,8 +907,17 @@ def refuse_without_sandbox(what: str, options: SandboxOptions | None = None) -> 
     )
 
 
-def _sandbox(options: SandboxOptions) -> str | None:
-    """The bwrap to run a worker in, or None to run it with its limits only."""
+def _bundled(path: Path, share: Path | None) -> bool:
+    """Whether every file an entrant's worker would see is one of hogbench's own."""
+    try:
+        return is_bundled(snapshot(path, share).files.values())
+    except StrategyError:  # unreadable: it is disqualified when loaded, and is not ours
+        return False
+
+
+def _sandbox(options: SandboxOptions, bundled: bool = False) -> str | None:
+    """The bwrap to run a worker in, or None to run it with its limits only (BUNDLED: the
+    worker's files are all hogbench's own, so there is nothing to warn about)."""
     global _warned
     if turned_off(options):
         why = "the sandbox is turned off"
@@ -889,6 +928,13 @@ def _sandbox(options: SandboxOptions) -> str | None:
         why = "bwrap (bubblewrap) is not installed or does not work here"
     if options.require_sandbox:
         raise HogbenchError(f"refusing to run submitted code without the sandbox: {why}")
+    if bundled:
+        return None
+    if options.bundled_only:
+        raise HogbenchError(
+            f"refusing to run a file without the sandbox ({why}): it is no longer one of"
+            " hogbench's own bundled files"
+        )
     if not _warned:
         _warned = True
         print(f"hogbench: warning: {why}; {UNSANDBOXED}", file=sys.stderr)

@@ -8,7 +8,7 @@ from typing import Any
 
 from hogbench import sandbox
 from hogbench.discovery import Entry, discover
-from hogbench.entrants import Entrant, clean_name
+from hogbench.entrants import Entrant, clean_name, parse_spec
 from hogbench.errors import StrategyError
 from hogbench.loading import load_entrant
 from hogbench.pairs import decision_z
@@ -54,8 +54,14 @@ def gauntlet(
     ``sandbox.refuse_without_sandbox``); the policies are the tournament's.
     """
     field = discover(field_specs, Path.cwd())
-    if any(e.path is not None for e in field):
-        sandbox.refuse_without_sandbox("a gauntlet", sandbox.SandboxOptions(**sandbox_options))
+    files = [e for e in field if e.path is not None and not e.problem]
+    mine = parse_spec(challenger)
+    if files and mine.is_file:  # without bwrap, bundled files may go on only all together
+        files.append(mine)
+    if files and sandbox.refuse_without_sandbox(
+        "a gauntlet", sandbox.SandboxOptions(**sandbox_options), files
+    ):
+        sandbox_options = {**sandbox_options, "bundled_only": True}
     me = load_entrant(challenger, rules, **sandbox_options)
     if me.live_reason and rules.requires_deterministic and not allow_live:
         raise StrategyError(challenger, live_policy(me.live_reason))

@@ -75,8 +75,11 @@ def run(
     check_paths(t)
     if slots is None:
         options = sandbox_options(t)
-        if any(isinstance(e, Entry) and e.path is not None for e in t.entrants):
-            sandbox.refuse_without_sandbox("a tournament", sandbox.SandboxOptions(**options))
+        files = [e for e in t.entrants if isinstance(e, Entry) and e.path and not e.problem]
+        if files and sandbox.refuse_without_sandbox(
+            "a tournament", sandbox.SandboxOptions(**options), files
+        ):
+            options["bundled_only"] = True  # hogbench's own files: nothing else runs unsandboxed
         slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
     active = [s for s in slots if s.entrant is not None]
     entrants = [s.entrant for s in active]
