@@ -31,21 +31,39 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Seat:
-    """A's results in one seating (or both): counts for Monte Carlo, a probability when exact."""
+    """A's results in one seating (or both): the chances of a win, a loss and a tie (exact), or
+    the games won, lost and tied with their fractions (Monte Carlo). A game that never ends is
+    a tie."""
 
-    wins: int
-    losses: int
-    ties: int
-    win_rate: float
+    win: float
+    loss: float
+    tie: float
+    wins: int | None = None  # Monte Carlo counts; None when exact (no game was played)
+    losses: int | None = None
+    ties: int | None = None
 
     @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.ties
+    def games(self) -> int | None:
+        return None if self.wins is None else self.wins + self.losses + self.ties
+
+    @property
+    def win_rate(self) -> float:
+        """A's score per game: a tie counts half a win."""
+        return self.win + self.tie / 2
 
     @classmethod
     def from_counts(cls, wins: int, losses: int, ties: int) -> Seat:
         games = wins + losses + ties
-        return cls(wins, losses, ties, (wins + ties / 2) / games if games else float("nan"))
+        if not games:
+            nan = float("nan")
+            return cls(nan, nan, nan, wins, losses, ties)
+        return cls(wins / games, losses / games, ties / games, wins, losses, ties)
+
+    @classmethod
+    def from_value(cls, value: float, tie: float = 0.0) -> Seat:
+        """An exact seat from the engine's value (a win plus half a tie) and the tie chance."""
+        win = max(0.0, value - tie / 2)
+        return cls(win, max(0.0, 1.0 - win - tie), tie)
 
     def to_dict(self) -> dict:
         return {
@@ -53,8 +71,15 @@ class Seat:
             "wins": self.wins,
             "losses": self.losses,
             "ties": self.ties,
+            "win": self.win,
+            "loss": self.loss,
+            "tie": self.tie,
             "win_rate": self.win_rate,
         }
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
@@ -71,7 +96,9 @@ class DuelResult:
     seed: int | None
     seconds: float
     joint: np.ndarray | None = None  # Monte Carlo: pairs by [A-first result, A-second result]
-    identical: bool = False  # the same decision table: exactly even, nothing played
+    #: A and B are the same strategy (one decision table, or one spec): the average is 50% by
+    #: symmetry, and the seats show what moving first is worth. Both seatings are played.
+    identical: bool = False
     decision: str | None = None  # --until-decided: above / below / undecided the threshold
     threshold: float | None = None
     sprt: dict | None = None  # --sprt: the test, its final LLR and verdict
@@ -81,10 +108,15 @@ class DuelResult:
 
     @property
     def total(self) -> Seat:
-        if self.exact:
-            return Seat(0, 0, 0, (self.first.win_rate + self.second.win_rate) / 2)
         f, s = self.first, self.second
+        if self.exact:
+            return Seat((f.win + s.win) / 2, (f.loss + s.loss) / 2, (f.tie + s.tie) / 2)
         return Seat.from_counts(f.wins + s.wins, f.losses + s.losses, f.ties + s.ties)
+
+    @property
+    def has_ties(self) -> bool:
+        """Whether ties are worth a column: the rules have them, or some game tied."""
+        return self.rules.has_ties or self.never_ends is not None or self.total.tie > 0
 
     @property
     def paired(self) -> stats.PairedEstimate | None:
@@ -98,14 +130,46 @@ class DuelResult:
         return self.paired.interval()
 
     @property
+    def elo(self) -> float:
+        """The Elo difference of A over B that its win rate means (``stats.elo_difference``)."""
+        return stats.elo_difference(self.total.win_rate)
+
+    @property
+    def elo_interval(self) -> tuple[float, float] | None:
+        """The Elo difference's 95% interval, from the win rate's; None when exact."""
+        interval = self.interval
+        return None if interval is None else tuple(map(stats.elo_difference, interval))
+
+    @property
+    def likelihood_of_superiority(self) -> float:
+        """The chance that A is the stronger (``stats.likelihood_of_superiority``); when exact,
+        a certainty: 1 above 50%, 0 below, 1/2 at exactly 50%."""
+        if self.exact:
+            rate = self.total.win_rate
+            return 0.5 if abs(rate - 0.5) < 1e-12 else float(rate > 0.5)
+        return stats.likelihood_of_superiority(self.paired)
+
+    @property
+    def symmetry_note(self) -> str | None:
+        if not self.identical:
+            return None
+        return (
+            "the same strategy on both sides: the average is 50% by symmetry; each seat's figure"
+            " is what moving first or second is worth"
+        )
+
+    @property
     def games_per_second(self) -> float | None:
         if self.exact or self.seconds <= 0:
             return None
         return self.total.games / self.seconds
 
     def to_dict(self) -> dict:
-        interval = self.interval
-        data = {
+        """One schema for exact and Monte Carlo duels: counts, intervals and whatever was not
+        played are null, never 0."""
+        interval = self.interval or (None, None)
+        elo_interval = self.elo_interval or (None, None)
+        return {
             "rules": self.rules.name,
             "goal": self.rules.goal,
             "options": self.rules.options,
@@ -113,28 +177,45 @@ class DuelResult:
             "b": self.b.name,
             "a_spec": self.a.spec.text,
             "b_spec": self.b.spec.text,
+            "mode": "exact" if self.exact else "monte-carlo",
             "exact": self.exact,
-            "identical_tables": self.identical,
+            "identical": self.identical,
+            "note": self.symmetry_note,
             **self.total.to_dict(),
-            "ci_low": None if interval is None else interval[0],
-            "ci_high": None if interval is None else interval[1],
-            "seed": self.seed,
+            "ci_low": interval[0],
+            "ci_high": interval[1],
+            "elo": {
+                "difference": _finite(self.elo),
+                "ci_low": None if elo_interval[0] is None else _finite(elo_interval[0]),
+                "ci_high": None if elo_interval[1] is None else _finite(elo_interval[1]),
+            },
+            "likelihood_of_superiority": self.likelihood_of_superiority,
             "first": self.first.to_dict(),
             "second": self.second.to_dict(),
+            "never_ends": (
+                None
+                if self.never_ends is None
+                else dict(zip(("first", "second"), self.never_ends, strict=True))
+            ),
+            "paired": None if self.joint is None else self.paired.to_dict(),
+            "decision": (
+                None
+                if self.decision is None
+                else {"threshold": self.threshold, "result": self.decision}
+            ),
+            "sprt": self.sprt,
+            "seed": self.seed,
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
+            "kept_from_earlier_run": self.remembered if self.exact else None,
         }
-        if self.joint is not None:
-            data["paired"] = self.paired.to_dict()
-        if self.decision is not None:
-            data["decision"] = {"threshold": self.threshold, "result": self.decision}
-        if self.sprt is not None:
-            data["sprt"] = self.sprt
-        if self.never_ends is not None:
-            data["never_ends"] = dict(zip(("first", "second"), self.never_ends, strict=True))
-        if self.exact:
-            data["kept_from_earlier_run"] = self.remembered
-        return data
+
+
+def same_strategy(a: Entrant, b: Entrant) -> bool:
+    """A and B play alike everywhere: one decision table, or (played live) one spec."""
+    if a.table is not None and b.table is not None:
+        return a.table.hash == b.table.hash
+    return a.spec.text == b.spec.text
 
 
 def run_duel(
@@ -157,9 +238,7 @@ def run_duel(
     GAMES being then the cap. ON_LOOK is called with the estimate after every block.
     """
     start = time.perf_counter()
-    if a.table is not None and b.table is not None and a.table.hash == b.table.hash:
-        even = Seat(0, 0, 0, 0.5)
-        return DuelResult(rules, a, b, True, even, even, None, 0.0, identical=True)
+    identical = same_strategy(a, b)
     if exact_mode:
         for e in (a, b):
             if e.table is None:
@@ -186,11 +265,16 @@ def run_duel(
         remember=True,
     )
     if played.exact:
-        first, second = Seat(0, 0, 0, played.first), Seat(0, 0, 0, played.second)
+        endless = played.never_ends or (0.0, 0.0)
+        tied = played.ties or (0.0, 0.0)
+        first, second = (
+            Seat.from_value(value, tie + never)
+            for value, tie, never in zip((played.first, played.second), tied, endless, strict=True)
+        )
         seconds = time.perf_counter() - start
         return DuelResult(
-            rules, a, b, True, first, second, None, seconds, never_ends=played.never_ends,
-            remembered=played.remembered,
+            rules, a, b, True, first, second, None, seconds, identical=identical,
+            never_ends=played.never_ends, remembered=played.remembered,
         )  # fmt: skip
     joint = played.joint
     seat = simulate.seat_counts(joint)
@@ -217,6 +301,7 @@ def run_duel(
         seed,
         time.perf_counter() - start,
         joint=joint,
+        identical=identical,
         decision=played.decision,
         threshold=until_decided,
         sprt=sprt_data,

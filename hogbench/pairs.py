@@ -45,6 +45,9 @@ class PairPlay:
     #: first and A second
     never_ends: tuple[float, float] | None = None
     remembered: bool = False  # exact: the values were kept from an earlier run (REMEMBER)
+    #: exact, where the rules have ties (``RuleSet.has_ties``): the chance of a tied end, A
+    #: first and A second; FIRST and SECOND count it half
+    ties: tuple[float, float] | None = None
 
 
 def player_of(entrant: Entrant, rules: RuleSet) -> Player:
@@ -96,9 +99,11 @@ def play_pair(
     start = time.perf_counter()
     if mode == "exact":
         kept = _kept_exact(rules, a, b) if remember else None
-        first, second, never_ends = kept or _exact(rules, a, b, remember)
+        first, second, never_ends, ties = kept or _exact(rules, a, b, remember)
         seconds = time.perf_counter() - start
-        return PairPlay(True, first, second, seconds, never_ends=never_ends, remembered=bool(kept))
+        return PairPlay(
+            True, first, second, seconds, never_ends=never_ends, remembered=bool(kept), ties=ties
+        )
     if mode != "mc":
         raise HogbenchError(f"a pair is played 'exact' or 'mc', not {mode!r}")
     joint, decision, verdict = _monte_carlo(
@@ -135,7 +140,7 @@ def opponents_at_once(rules: RuleSet) -> int | None:
     return exact.opponents_at_once(rules)
 
 
-ExactValues = tuple[float, float, tuple[float, float] | None]
+ExactValues = tuple[float, float, tuple[float, float] | None, tuple[float, float] | None]
 #: The modules an exact pair's values come from, besides the rule set's: a kept pair never
 #: outlives them (see ``cache.table_entry``).
 EXACT_ENGINE = (
@@ -146,8 +151,9 @@ EXACT_ENGINE = (
 
 
 def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactValues:
-    """A's exact chance moving first and second, and where a game may never end (the rules'
-    turn_cap), the chance of that (a tie) in each seating. KEEP keeps them in the disk cache."""
+    """A's exact chance moving first and second, where a game may never end (the rules'
+    turn_cap) the chance of that (a tie) in each seating, and where the rules have ties the
+    chance of a tied end in each. KEEP keeps them in the disk cache."""
     if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
         raise HogbenchError("an exact pair needs two decision tables")
     from hogbench.exact import kept as kept_rows
@@ -158,16 +164,23 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
 
         values = exact.evaluate(rules, a.choices, b.choices)
         seatings = values.first, values.second
-    never_ends = None
-    if rules.turn_cap() is not None:
+    never_ends = ties = None
+    if rules.turn_cap() is not None or rules.has_ties:
         from hogbench import exact
 
         pa, pb = (exact.table_policy(rules.model, p.choices) for p in (a, b))
-        never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+        if rules.turn_cap() is not None:
+            never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
+        if rules.has_ties:
+            ties = exact.tie_chance(rules, pa, pb)
     if keep:
-        kept = np.array([*seatings, *(never_ends or ())], dtype=np.float64)
-        save_arrays(_pair_entry(rules, a, b), values=kept)
-    return (*seatings, never_ends)
+        save_arrays(
+            _pair_entry(rules, a, b),
+            values=np.array(seatings, dtype=np.float64),
+            never_ends=np.array(never_ends or (), dtype=np.float64),
+            ties=np.array(ties or (), dtype=np.float64),
+        )
+    return (*seatings, never_ends, ties)
 
 
 def _pair_entry(rules: RuleSet, a: TablePlayer, b: TablePlayer) -> Path:
@@ -180,10 +193,12 @@ def _kept_exact(rules: RuleSet, a: Player, b: Player) -> ExactValues | None:
     if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
         return None
     try:
-        kept = load_arrays(_pair_entry(rules, a, b))["values"].tolist()
+        kept = load_arrays(_pair_entry(rules, a, b))
+        first, second = kept["values"].tolist()
+        never_ends, ties = (tuple(kept[name].tolist()) or None for name in ("never_ends", "ties"))
     except (OSError, ValueError, KeyError):
-        return None  # not kept yet, or unreadable
-    return kept[0], kept[1], (kept[2], kept[3]) if len(kept) == 4 else None
+        return None  # not kept yet, or unreadable (or kept by an earlier layout)
+    return first, second, never_ends, ties
 
 
 def _monte_carlo(

@@ -97,6 +97,29 @@ class PairedEstimate:
         }
 
 
+def elo_difference(score: float) -> float:
+    """The Elo difference that expects SCORE (a win rate, ties half): -400 log10(1/score - 1),
+    the logistic model chess-engine testers (fastchess, cutechess-cli) report. Infinite at a
+    score of 0 or 1, where no finite rating gap predicts it."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def likelihood_of_superiority(estimate: PairedEstimate) -> float:
+    """The chance that A is truly the stronger (its win rate above 50%) given the pairs
+    played: the normal approximation on the mean pair score, Phi((score - 1/2) / SE), as
+    fastchess computes it from pentanomial counts. 1/2 when nothing tells the sides apart."""
+    error = estimate.standard_error
+    if not estimate.pairs or math.isnan(error):
+        return 0.5
+    if error == 0.0:
+        return 0.5 if estimate.win_rate == 0.5 else float(estimate.win_rate > 0.5)
+    return NormalDist().cdf((estimate.win_rate - 0.5) / error)
+
+
 def seat_correlation(joint: np.ndarray) -> float:
     """The correlation between A's scores in the two games of a pair (NaN if one is constant)."""
     score = np.array([1.0, 0.0, 0.5])

@@ -112,31 +112,36 @@ def lines(text_lines: list[str]) -> None:
 def duel(r: DuelResult) -> None:
     title = escape(f"{r.a.name} vs {r.b.name} · {r.rules.key}")
     table = Table(title=title, title_style="bold")
-    if r.identical:
-        out.print(table.title)
-        out.print("identical decision tables: exactly even (50%), nothing to play")
-        return
+    seatings = (("A first", r.first), ("A second", r.second), ("total", r.total))
+    ties = r.has_ties
     if r.exact:
         table.add_column("seating")
-        table.add_column(escape(f"{r.a.name} wins"), justify="right")
-        endless = r.never_ends
-        if endless is not None:
-            table.add_column("never ends (a tie)", justify="right")
-            endless = (*endless, sum(endless) / 2)
-        for i, (label, seat) in enumerate(
-            (("A first", r.first), ("A second", r.second), ("average", r.total))
-        ):
-            table.add_row(label, pct(seat.win_rate), *([pct(endless[i])] if endless else []))
+        for col in ("A wins", "A loses", *(["tie"] if ties else []), "win rate"):
+            table.add_column(col, justify="right")
+        for label, seat in seatings:
+            row = [pct(seat.win), pct(seat.loss), *([pct(seat.tie)] if ties else [])]
+            table.add_row(
+                "average" if label == "total" else label,
+                *row,
+                pct(seat.win_rate),
+                style="bold" if label == "total" else None,
+            )
         out.print(table)
-        tie = "; a game that never ends counts as a tie, half a win" if endless else ""
+        said = ["win rate counts a tie as half a win"] if ties else []
+        if r.never_ends is not None:
+            endless = " / ".join(pct(x) for x in r.never_ends)
+            said.append(f"a game that never ends is a tie (A first / second: {endless})")
         kept = " (kept from an earlier run of this pair)" if r.remembered else ""
-        out.print(f"exact, {duration(r.seconds)}{kept}{tie}")
+        out.print(f"exact, {duration(r.seconds)}{kept}" + "".join(f"; {x}" for x in said))
+        _duel_footer(r)
         return
-    for col in ("seating", "games", "wins", "losses", "ties", "win rate", "95% interval"):
+    for col in ("seating", "games", "wins", "losses", *(["ties"] if ties else [])):
         table.add_column(col, justify="left" if col == "seating" else "right")
+    for col in ("win rate", "95% interval"):
+        table.add_column(col, justify="right")
     from hogbench.duel import wilson
 
-    for label, seat in (("A first", r.first), ("A second", r.second), ("total", r.total)):
+    for label, seat in seatings:
         if label == "total":
             low, high = r.interval  # paired: the pair is the unit of sampling
         else:
@@ -146,7 +151,7 @@ def duel(r: DuelResult) -> None:
             f"{seat.games:,}",
             f"{seat.wins:,}",
             f"{seat.losses:,}",
-            f"{seat.ties:,}",
+            *([f"{seat.ties:,}"] if ties else []),
             pct(seat.win_rate),
             f"{pct(low)} – {pct(high)}",
             style="bold" if label == "total" else None,
@@ -178,11 +183,34 @@ def duel(r: DuelResult) -> None:
         f"seed {r.seed} · {r.games_per_second:,.0f} games/s · {duration(r.seconds)}",
         highlight=False,
     )
+    _duel_footer(r)
     for e in (r.a, r.b):
         if e.live_reason:
             out.print(
                 f"[yellow]{escape(f'{e.name} played live (not a table): {e.live_reason}')}[/]"
             )
+
+
+def _duel_footer(r: DuelResult) -> None:
+    """Elo, likelihood of superiority, and the symmetry of a strategy against itself."""
+    elo = r.elo_interval
+    if r.exact:
+        how = "exact"
+    elif elo is not None:
+        how = f"95% interval {_elo(elo[0])} – {_elo(elo[1])}"
+    out.print(
+        f"Elo difference {_elo(r.elo)} ({how}) · likelihood of superiority"
+        f" {pct(r.likelihood_of_superiority)}",
+        highlight=False,
+    )
+    if r.symmetry_note:
+        out.print(r.symmetry_note, highlight=False)
+
+
+def _elo(x: float) -> str:
+    if abs(x) == float("inf"):
+        return "+∞" if x > 0 else "−∞"
+    return "0.0" if abs(x) < 0.05 else f"{x:+.1f}"
 
 
 def turn_scores(experiment: TurnScoreExperiment) -> None:
@@ -204,7 +232,7 @@ def turn_scores(experiment: TurnScoreExperiment) -> None:
 
 def win_rate(result: DuelResult) -> None:
     if result.interval is None:
-        how = "identical tables" if result.identical else "exact"
+        how = "exact"
     else:
         low, high = result.interval
         how = (

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         ending_chance,
         observation_values,
         reach,
+        tie_chance,
     )
     from hogbench.exact.core import (
         MAX_ROW_ENTRIES,
@@ -113,6 +114,7 @@ __all__ = [
     "solve",
     "state_policy",
     "table_policy",
+    "tie_chance",
 ]
 
 

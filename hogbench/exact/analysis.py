@@ -28,7 +28,7 @@ from hogbench.exact.core import (
 )
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
-from hogbench.rules.base import OTHER, SAME, RuleSet, widest_roll
+from hogbench.rules.base import OTHER, SAME, TIE, RuleSet, widest_roll
 
 
 @kernel(
@@ -303,3 +303,61 @@ def observation_values(
         np.ascontiguousarray(weight, dtype=np.float64), pair(v_self, v_other), n_obs,
         memo if memo is not None else new_memo(e.n_keys),
     )  # fmt: skip
+
+
+@kernel(
+    types.int64(RULES, I8, I8, I8, I8, I8, I8, F8, types.float64),
+)
+def _tying(rules, order, level_ptr, tab_a, idx_a, tab_b, idx_b, t, tol):
+    """Fill t (t[2x]: A to move at x, t[2x+1]: B) with the chance that the game ends in a tie,
+    for fixed policies: the outcomes that tie, plus each continuing outcome's chance of tying,
+    level by level from 0 (a closed loop stays at 0: a game that never ends is ``ending``'s).
+    Rows keep a tie only folded into their constant, so every outcome is resolved here.
+    Returns -1, or a level that did not converge."""
+    roll_kind, resolve, _, resolve_row, by_row = rules[:5]
+    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
+    codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
+    for level in range(len(level_ptr) - 1):
+        lo, hi = level_ptr[level], level_ptr[level + 1]
+        for _ in range(MAX_SWEEPS):
+            delta = 0.0
+            for i in range(lo, hi):
+                x = order[i]
+                for seat in range(2):
+                    c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
+                    total = 0.0
+                    k = roll_kind(params, x, c)
+                    d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                    resolve_all(
+                        resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                    )
+                    for d in range(d0, d1):
+                        code = codes[d - d0]
+                        if code & 7 == TIE:
+                            total += dist_prob[d]
+                        elif code & 7 == OTHER or code & 7 == SAME:
+                            to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                            total += dist_prob[d] * t[to ^ seat]
+                    delta = max(delta, abs(total - t[2 * x + seat]))
+                    t[2 * x + seat] = total
+            if delta < tol:
+                break
+        else:
+            return level
+    return -1
+
+
+def tie_chance(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
+    """The chance that a game of A against B ends in a tie (equal final scores: Greed, Big
+    Pig), A moving first and A moving second; 0 where the rules have no tie. With the chance
+    of a win, ``evaluate``'s value (a tie counts half) splits into win, loss and tie."""
+    m = rules.model
+    if not getattr(rules, "has_ties", False):
+        return 0.0, 0.0
+    e = engine(m)
+    chance = np.zeros(2 * m.n_states)
+    stuck = _tying(
+        e.rules, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance, TOLERANCE
+    )
+    check_converged(rules, stuck)
+    return float(chance[2 * m.start]), float(chance[2 * m.start + 1])

@@ -356,6 +356,9 @@ class RuleSet:
     dice_points: ClassVar[Callable[[list[int]], int] | None] = None
     #: The term's announce_highest(who) commentary for ``watch``; None: a generic wording.
     announce_highest: ClassVar[Callable | None] = None
+    #: A game can end tied (its resolve gives TIE: equal final scores in Greed and Big Pig), so
+    #: exact results split a win rate into win, loss and tie chances.
+    has_ties: ClassVar[bool] = False
 
     def turn_cap(self) -> int | None:
         """Where a game may never end (its model's ``may_never_end``): the turns after which a

@@ -284,6 +284,7 @@ class BigPig(RuleSet):
         ("Rounds", "after a round in which someone has the goal, the higher score wins"),
     )
     baseline = "computer"
+    has_ties = True  # equal scores after the last round
 
     @property
     def cap(self) -> int:

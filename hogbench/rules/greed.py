@@ -310,6 +310,7 @@ class Greed(RuleSet):
         ("Pass", "rolling 0 dice passes: the opponent has one last turn, then scores compare"),
     )
     baseline = "sample1"
+    has_ties = True  # equal scores when the game ends
 
     max_goal = 200  # 51 choices a state; rows stop fitting in memory above about 130
 
