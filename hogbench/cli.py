@@ -913,6 +913,60 @@ def show(
         views.table_view(entrant.name, rule_set, view, step, png)
 
 
+@app.command()
+def gui(
+    strategies: Annotated[
+        list[str] | None, typer.Argument(help="Strategy files the pages may play and explore.")
+    ] = None,
+    rules: RulesOpt = DEFAULT_RULES,
+    goal: GoalOpt = None,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port (default: a free one).")
+    ] = 0,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Print the address; do not open a browser.")
+    ] = False,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
+) -> None:
+    """Play, watch, explore and duel in the browser: a local app on 127.0.0.1 (Ctrl-C stops)."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
+    import sys
+
+    from hogbench import gui as web
+
+    web.require()
+    from hogbench.gui.figures import Library
+    from hogbench.loading import load_entrant
+
+    rule_set = _rules(rules, goal, None)
+    files = tuple(strategies or ())
+    for spec in files:  # each file through the door now: a bad one is refused before serving
+        load_entrant(spec, rule_set, **door)
+    library = Library(rule_set.name, goal, files, door)
+
+    def ready(address: str) -> None:
+        out.print(f"hogbench gui: {address}", highlight=False, soft_wrap=True)
+        err.print("(this address holds the access token; Ctrl-C stops)", highlight=False)
+        # Only where there is a screen: on a server, webbrowser would start a text browser.
+        screen = sys.platform in ("darwin", "win32") or any(
+            os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY")
+        )
+        if screen and not no_browser:
+            import webbrowser
+
+            try:
+                webbrowser.open(address)
+            except Exception:  # no browser here: the address is printed
+                pass
+
+    try:
+        web.serve(library, web.new_token(), ready, port)
+    except KeyboardInterrupt:
+        pass
+
+
 @cache_app.command("info")
 def cache_info(as_json: JsonOpt = False) -> None:
     """Where the cache is, its size by kind, and its cap ($HOGBENCH_CACHE_MAX_MB)."""
