@@ -48,6 +48,7 @@ def serve(
         sock.bind((HOST, port))
     except OSError as exc:
         raise UsageError(f"cannot serve on {HOST}:{port}: {exc.strerror}") from None
+    sock.listen(128)  # before the address is printed: a browser may connect at once
     bound = sock.getsockname()[1]
     app = create_app(library, token, bound)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from hogbench.errors import HogbenchError, UsageError
+from hogbench.errors import HogbenchError, IllegalChoice, UsageError
 from hogbench.gui import figures
 from hogbench.gui.figures import Library
 from hogbench.gui.games import Games, watch
@@ -173,26 +173,70 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         return page(request, "duel.html", rules=rules, offered=offered, result=result)
 
     routes = [
-        Route("/", index),
-        Route("/play", play_form),
-        Route("/play", play_start, methods=["POST"]),
-        Route("/play/{game}", play_game),
-        Route("/play/{game}/move", play_move, methods=["POST"]),
-        Route("/play/{game}/hint", play_hint),
-        Route("/watch", watch_page),
-        Route("/explore", explore_page),
-        Route("/explore/cell", explore_cell),
-        Route("/duel", duel_page),
+        Route(r.path, guarded(r.endpoint), methods=sorted(r.methods or ()))
+        for r in [
+            Route("/", index),
+            Route("/play", play_form),
+            Route("/play", play_start, methods=["POST"]),
+            Route("/play/{game}", play_game),
+            Route("/play/{game}/move", play_move, methods=["POST"]),
+            Route("/play/{game}/hint", play_hint),
+            Route("/watch", watch_page),
+            Route("/explore", explore_page),
+            Route("/explore/cell", explore_cell),
+            Route("/duel", duel_page),
+        ]
     ]
 
     async def refused(request: Request, exc: Exception) -> Response:
-        status = 400 if isinstance(exc, UsageError) else 422
+        status = 400 if isinstance(exc, UsageError | IllegalChoice) else 422
+        if isinstance(exc, Fault):
+            status = 500
         if request.url.path.endswith(("/hint", "/cell")):
             return JSONResponse({"error": str(exc)}, status)
         return page(request, "error.html", status, message=str(exc))
 
-    app = Starlette(routes=routes, exception_handlers={HogbenchError: refused})
+    app = Starlette(
+        routes=routes, exception_handlers={HogbenchError: refused, IllegalChoice: refused}
+    )
     return TokenGate(app, token, port)
+
+
+class Fault(HogbenchError):
+    """A fault of hogbench's own while answering: said on the page, not as a traceback."""
+
+
+def guarded(endpoint):
+    """ENDPOINT, with any exception other than hogbench's own errors turned into a Fault."""
+    import functools
+    import inspect
+
+    def fault(exc: Exception) -> Fault:
+        return Fault(f"hogbench failed: {type(exc).__name__}: {exc}")
+
+    if inspect.iscoroutinefunction(endpoint):
+
+        @functools.wraps(endpoint)
+        async def run_async(request: Request) -> Response:
+            try:
+                return await endpoint(request)
+            except (HogbenchError, IllegalChoice):
+                raise
+            except Exception as exc:
+                raise fault(exc) from exc
+
+        return run_async
+
+    @functools.wraps(endpoint)
+    def run(request: Request) -> Response:
+        try:
+            return endpoint(request)
+        except (HogbenchError, IllegalChoice):
+            raise
+        except Exception as exc:
+            raise fault(exc) from exc
+
+    return run
 
 
 class TokenGate:
@@ -300,7 +344,7 @@ def choice_buttons(rules) -> list[tuple[str, str]]:
         label = rules.describe_choice(c)
         try:
             typed = str(c) if rules.parse_choice(str(c)) == c else label
-        except HogbenchError:
+        except IllegalChoice:
             typed = label
         buttons.append((typed, label))
     return buttons
