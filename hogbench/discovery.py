@@ -11,13 +11,16 @@ as the layouts course exports have:
 
 The course's own helper modules (dice.py, ucb.py, hog_gui.py, tests ...) are never entrants.
 Nothing here opens a file: folder entries are classified with lstat, so a FIFO, a device, a
-folder named like a file or a link out of the folder becomes an entry that carries its problem
-(and is disqualified with it) instead of blocking or aborting the tournament.
+folder named like a file, a link out of the folder, a link loop, or a name that is not UTF-8
+text or holds control characters becomes an entry that carries its problem (and is disqualified
+with it) instead of blocking or aborting the tournament. A student's folder is searched a few
+levels deep, and by a bounded number of folders, however deep or wide the tree.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import glob
 import os
 import stat
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hogbench.errors import UsageError
+from hogbench.names import name_problem, shown
 
 #: Files and folders of the course's skeleton that sit beside submissions.
 HELPERS = {
@@ -46,6 +50,8 @@ HELPERS = {
 }
 #: How deep below a student's folder the strategy file may sit.
 MAX_DEPTH = 3
+#: How many folders of a student's tree are looked into, at most.
+MAX_FOLDERS = 200
 NO_FILE = "holds no .py file"
 
 
@@ -104,57 +110,110 @@ def discover(items: list[str], base: Path) -> list[Entry]:
     return unique
 
 
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
 def folder_entries(folder: Path) -> list[Entry]:
     """A folder's entrants: its .py files (flat) and its students' folders."""
     entries = []
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+    try:
+        with os.scandir(folder) as listing:
+            found_entries = sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        raise UsageError(f"cannot read folder {shown(display(folder))} ({exc.strerror})") from None
+    for entry in found_entries:
         path = Path(entry.path)
         if is_helper(entry.name):
             continue
         if entry.name.endswith(".py"):
             found = _file_entry(path, folder, None)
             if os.path.isabs(found.spec):  # a folder outside the working directory: a short name
-                found = dataclasses.replace(found, name=f"{folder.name}/{entry.name}")
+                found = dataclasses.replace(found, name=shown(f"{folder.name}/{entry.name}"))
             entries.append(found)
-        elif entry.is_dir(follow_symlinks=False):
+        elif _is_dir(entry):
             student = _student(path)
             if student.problem != NO_FILE:  # a folder of something else (images, notes)
                 entries.append(student)
+        elif entry.is_symlink():
+            problem = _folder_link_problem(path, folder)
+            if problem is not None:  # a student's folder as a link, or a loop: never followed
+                spec = display(path)
+                entries.append(Entry(spec, None, None, name=shown(entry.name), problem=problem))
     return entries
+
+
+def _folder_link_problem(path: Path, folder: Path) -> str | None:
+    """Why a link in a class folder that is not a .py file is disqualified (a link to a folder,
+    or a loop), or None when it is something else (a link to a notes file): ignored."""
+    target = _resolved(path)
+    if isinstance(target, str):
+        return target if "loop" in target else None
+    if not target.is_dir():
+        return None
+    return "is a link to a folder; hand in the folder itself, not a link"
+
+
+def _resolved(path: Path) -> Path | str:
+    """Where a link leads, or why it leads nowhere (a loop, a broken link)."""
+    try:
+        return path.resolve(strict=True)
+    except RuntimeError:  # Python before 3.13 reports a loop so
+        return "is a link loop"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a link loop"
+        return f"is a broken link ({exc.strerror})"
 
 
 def _student(folder: Path) -> Entry:
     """A student's folder: its hog.py (or its one strategy-looking .py file), a level or more
     down if need be; the worker sees the whole folder."""
     spec = display(folder)
+    name = shown(folder.name)
+    problem = name_problem(folder.name)
+    if problem is not None:
+        return Entry(spec, None, folder, name=name, problem=problem)
     candidates: list[Path] = []
+    looked = 0
     for root, dirs, files in os.walk(folder):
+        looked += 1
         depth = len(Path(root).relative_to(folder).parts)
-        dirs[:] = sorted(d for d in dirs if not is_helper(d)) if depth < MAX_DEPTH else []
+        deeper = depth < MAX_DEPTH and looked < MAX_FOLDERS
+        dirs[:] = sorted(d for d in dirs if not is_helper(d)) if deeper else []
         candidates += [Path(root) / f for f in sorted(files) if _wanted_name(f)]
     hogs = [c for c in candidates if c.name == "hog.py"]
     pick = hogs[:1] if hogs else candidates
     if len(pick) == 1:
         entry = _file_entry(pick[0], folder, None)
-        return Entry(spec, entry.path, folder, None, folder.name, entry.problem)
+        return Entry(spec, entry.path, folder, None, name, entry.problem)
     if not pick:
-        return Entry(spec, None, folder, name=folder.name, problem=NO_FILE)
-    names = ", ".join(str(p.relative_to(folder)) for p in pick[:4])
+        return Entry(spec, None, folder, name=name, problem=NO_FILE)
+    names = ", ".join(shown(p.relative_to(folder)) for p in pick[:4])
     return Entry(
-        spec, None, folder, name=folder.name, problem=f"holds no hog.py and several files: {names}"
+        spec, None, folder, name=name, problem=f"holds no hog.py and several files: {names}"
     )
 
 
 def _file_entry(path: Path, root: Path | None, function: str | None) -> Entry:
     """A file entrant that sees only itself, or the problem with it (by lstat: never opened)."""
     spec = display(path) + (f":{function}" if function else "")
-    root = (root or path.parent).resolve()
+    problem = name_problem(path.name)
+    if problem is not None:
+        return Entry(spec, path, path, function, problem=problem)
     try:
+        root = (root or path.parent).resolve()
         info = os.lstat(path)
-    except OSError as exc:
-        return Entry(spec, path, path, function, problem=f"cannot be read ({exc.strerror})")
+    except (OSError, RuntimeError) as exc:
+        why = getattr(exc, "strerror", None) or "a link loop"
+        return Entry(spec, path, path, function, problem=f"cannot be read ({why})")
     if stat.S_ISLNK(info.st_mode):
-        target = path.resolve()
+        target = _resolved(path)
+        if isinstance(target, str):
+            return Entry(spec, path, path, function, problem=target)
         if not target.is_relative_to(root):
             return Entry(
                 spec, path, path, function, problem="is a link to a file outside its folder"
@@ -177,7 +236,10 @@ def _has_glob(text: str) -> bool:
 
 
 def _is_folder(path: Path) -> bool:
-    return path.is_dir() and not path.is_symlink()
+    try:
+        return path.is_dir() and not path.is_symlink()
+    except OSError:  # a name too long, a loop in a folder above it
+        return False
 
 
 def _wanted(path: Path) -> bool:
@@ -189,9 +251,10 @@ def _wanted_name(name: str) -> bool:
 
 
 def display(path: Path) -> str:
-    """A path as short as it can be: relative to the working directory when it is below it."""
+    """A path as short as it can be: relative to the working directory when it is below it,
+    with bytes that are not UTF-8 and control characters as escapes (``names.shown``)."""
     absolute = Path(os.path.abspath(path))
     try:
-        return str(absolute.relative_to(Path.cwd()))
+        return shown(absolute.relative_to(Path.cwd()))
     except ValueError:
-        return str(absolute)
+        return shown(absolute)

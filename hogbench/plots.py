@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hogbench.errors import UsageError
+from hogbench.names import shown, unparsed
 from hogbench.rules.base import RuleSet
 
 # Choices are coloured along one colour scale by their order (more dice: further along), with
@@ -209,6 +210,7 @@ def pyplot(option: str = "--png") -> Any:
 
 def wrapped(title: str, width: int = TITLE_WIDTH) -> str:
     """TITLE on lines of at most WIDTH characters (a long title would run off the figure)."""
+    title = shown(title)
     return "\n".join(textwrap.wrap(title, width)) or title
 
 
@@ -265,7 +267,7 @@ def decision_png(rules: RuleSet, view: View, path: str | Path, title: str) -> Pa
         bar.set_label(wrapped(view.legend, 50))
     _scores_axes(ax, view.x_label, view.y_label)
     fig.suptitle(wrapped(title))
-    fig.tight_layout()
+    unparsed(fig).tight_layout()  # before any layout: no text is read as math
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
@@ -296,7 +298,7 @@ def loss_png(
         _scores_axes(ax, args[1], args[0])
         ax.set_title(label, pad=28)
     fig.suptitle(wrapped(title, 100))
-    fig.tight_layout()
+    unparsed(fig).tight_layout()  # before any layout: no text is read as math
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
@@ -340,7 +342,7 @@ def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, 
     if n <= NAMED_LIMIT:
         ax.scatter(cols + 1, rows + 1, s=max(2.0, 600 / n), c="black", marker=".", linewidths=0)
         ticks = np.arange(1, n + 1)
-        labels = [f"{k + 1}. {name[:24]}" for k, name in enumerate(board.names)]
+        labels = [f"{k + 1}. {shown(name)[:24]}" for k, name in enumerate(board.names)]
         ax.set_yticks(ticks, labels, fontsize=7)
         ax.set_xticks(ticks, [str(k) for k in ticks], fontsize=7)
         ax.set_xlabel("opponent (rank)")
@@ -356,7 +358,7 @@ def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, 
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, extend="both")
     bar.set_label(f"row's win rate against the column (%); white at the threshold, {100 * t:g}%")
     ax.set_title(wrapped(f"{title}: win rates ({mark})", 90), fontsize=10, pad=24)
-    fig.tight_layout()
+    unparsed(fig).tight_layout()  # before any layout: no text is read as math
     fig.savefig(path)
     box = ax.get_position()  # after drawing: the square the cells fill
     plt.close(fig)
@@ -381,14 +383,16 @@ def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
     left.set(xlabel="place in the standings", ylabel="rating (Elo scale, average 1500)")
     left.set_title("ratings" + (" ± standard error" if any(errors) else " (exact: no error)"))
     if len(rows) <= 30:
-        left.set_xticks(ranks, [s["name"][:16] for s in rows], rotation=60, ha="right", fontsize=7)
+        left.set_xticks(
+            ranks, [shown(s["name"])[:16] for s in rows], rotation=60, ha="right", fontsize=7
+        )
     rates = [100 * s["win_rate"] for s in rows if s["win_rate"] is not None]
     right.hist(rates, bins=min(40, max(5, len(rates) // 4)), color="#2166ac", edgecolor="white")
     right.axvline(100 * data["threshold"], color="#b2182b", linewidth=1)
     right.set(xlabel="average win rate against the field (%)", ylabel="entrants")
     right.set_title("win rates (red line: the threshold)")
     fig.suptitle(wrapped(title, 100))
-    fig.tight_layout()
+    unparsed(fig).tight_layout()  # before any layout: no text is read as math
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
@@ -413,6 +417,6 @@ def sweep_png(result, path: str) -> None:
     ax.axhline(50, color="grey", linewidth=0.8)
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set(xlabel=result.param, ylabel="average win rate (%)", title=result.strategy)
-    fig.tight_layout()
+    unparsed(fig).tight_layout()  # before any layout: no text is read as math
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -11,7 +11,6 @@ import csv
 import json
 import math
 import platform
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hogbench import stats
+from hogbench.names import csv_cell
 from hogbench.pairs import decision_z
 from hogbench.stats import UNDECIDED
 from hogbench.tournament.field import Slot
@@ -265,10 +265,6 @@ BEST_RESPONSE_SECONDS = 60.0
 #: standard error, which is at least 1e-3 at the games cap of a class tournament).
 EXACT_DIGITS = 9
 MC_DIGITS = 4
-#: A CSV cell starting with one of these is read by spreadsheets as a formula (OWASP, "CSV
-#: Injection"): such a cell gets a leading single quote, unless it is a plain number.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 #: The columns of results.json's pair rows. a and b are positions in "standings" (0 = first).
 EXACT_COLUMNS = ["a", "b", "first", "second", "win_rate"]
 MC_COLUMNS = ["a", "b", "win_rate", "ci_low", "ci_high", "decision", "joint"]
@@ -286,18 +282,6 @@ def versions() -> dict[str, str]:
         "numpy": numpy.__version__,
         "numba": numba.__version__,
     }
-
-
-def csv_cell(value: Any) -> Any:
-    """VALUE as a CSV cell that no spreadsheet runs: OWASP's advice for CSV injection.
-
-    "Prepend each cell field with a single quote" when it begins with "=", "+", "-", "@", tab or
-    carriage return (a team name such as ``=HYPERLINK(...)`` would otherwise be a live formula).
-    Numbers, and text that is only a number such as "-0.5", stay numbers.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
-        return "'" + value
-    return value
 
 
 def _write_csv(path: Path, rows: list[list[Any]]) -> None:

@@ -24,10 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hogbench.errors import StrategyError
+from hogbench.names import shown
 
 MAX_FILE_BYTES = 1 << 20  # a strategy file is a few KB; a 1 MB one is not a strategy
 MAX_TOTAL_BYTES = 20 << 20
 MAX_FILES = 200
+#: How deep into a student's folder, and into how many folders, helper files are looked for.
+MAX_DEPTH = 8
+MAX_FOLDERS = 400
 SKIP_FOLDERS = {"__pycache__", ".git", ".hg", ".svn", "node_modules", ".ipynb_checkpoints"}
 
 
@@ -41,9 +45,10 @@ class Snapshot:
     @property
     def digest(self) -> str:
         """What identifies the code: every file's name and content, and which one is main."""
-        h = hashlib.sha256(self.main.encode())
+        h = hashlib.sha256(os.fsencode(self.main))
         for name in sorted(self.files):
-            h.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(self.files[name]).digest())
+            # fsencode: a helper's name may be bytes that are not UTF-8 (kept as the OS has it)
+            h.update(b"\0" + os.fsencode(name) + b"\0" + hashlib.sha256(self.files[name]).digest())
         return h.hexdigest()
 
     def materialize(self) -> Path:
@@ -76,11 +81,13 @@ def remove(folder: Path) -> None:
 def snapshot(path: Path, share: Path | None = None) -> Snapshot:
     """The files of the entrant whose strategy file is PATH, given its SHARE (see the module
     docstring). StrategyError when the strategy file itself cannot be read safely."""
-    where = str(path)
-    if share is None:  # a file the user named: follow it, and take the .py files beside it
+    where = shown(path)
+    if share is None:  # a file the user named, and the .py files beside it
+        # A link is followed as a tournament follows it: only to a file in its own folder (a
+        # student's hog.py -> /etc/shadow is never read, so never quoted in a syntax error).
         main = path.name
-        files = {main: _read(path, where, follow=True)}
-        folder = path.resolve().parent
+        folder = Path(os.path.abspath(path)).parent.resolve()
+        files = {main: _read(path, where, follow=False, root=folder)}
         for sibling in sorted(folder.glob("*.py")):
             if sibling.name != main and len(files) < MAX_FILES:
                 data = _read_quietly(sibling, folder)
@@ -89,12 +96,20 @@ def snapshot(path: Path, share: Path | None = None) -> Snapshot:
         return _bounded(Snapshot(main, files), where)
     if share == path or share.is_file() or not share.exists():
         return Snapshot(path.name, {path.name: _read(path, where, follow=False)})
-    root = share.resolve()
-    main = str(path.resolve().relative_to(root)) if path.resolve().is_relative_to(root) else None
+    try:
+        root, real = share.resolve(), path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a loop, a broken link
+        raise StrategyError(where, "is a link that leads to no file") from None
+    main = str(real.relative_to(root)) if real.is_relative_to(root) else None
     if main is None:
         raise StrategyError(where, "is not inside its own folder")
     files = {main: _read(path, where, follow=False, root=root)}
+    looked = 0
     for folder, dirs, names in os.walk(root):
+        looked += 1
+        depth = len(Path(folder).relative_to(root).parts)
+        if depth >= MAX_DEPTH or looked >= MAX_FOLDERS:  # a tree thousands deep or wide
+            dirs[:] = []
         dirs[:] = sorted(d for d in dirs if d not in SKIP_FOLDERS and not d.startswith("."))
         for name in sorted(names):
             if len(files) >= MAX_FILES:
@@ -126,7 +141,10 @@ def _read(path: Path, where: str, follow: bool, root: Path | None = None) -> byt
     except OSError as exc:
         raise StrategyError(where, f"cannot be read ({exc.strerror})") from None
     if stat.S_ISLNK(info.st_mode):
-        target = path.resolve()
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):  # a loop, a broken link
+            raise StrategyError(where, "is a link that leads to no file") from None
         inside = root is not None and target.is_relative_to(root)
         if not follow and not inside:
             raise StrategyError(where, "is a link to a file outside its folder; hand in the file")

@@ -114,8 +114,14 @@ def pages(tmp_path_factory) -> dict[tuple[int, str], Path]:
 
 def test_csv_cells_are_neutralised_and_numbers_stay_numbers(pages):
     assert report.csv_cell(FORMULA) == "'" + FORMULA
-    for text in ("+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "=1"):
+    for text in ("+1+2", "-2+3", "@SUM(A1)", "=1", "＝1", "＋1", "－1", "＠SUM(A1)"):
         assert report.csv_cell(text) == "'" + text
+    for text, cell in (
+        ("\t=1", "'\\x09=1"),
+        ("\r=1", "'\\x0d=1"),
+        ("a\x1b[2J\nb", "a\\x1b[2J\\x0ab"),
+    ):
+        assert report.csv_cell(text) == cell  # one line, no escape sequence
     for value in (-0.5, "-0.5", "+3", "-1e-3", 12, "Ada", "a=b"):
         assert report.csv_cell(value) == value
     out = pages[20, "exact"]
