@@ -277,15 +277,26 @@ def kinds_of(goal: int) -> dict[str, list[tuple[str, ...]]]:
     return {name: sorted(variants) for name, variants in sorted(found.items())}
 
 
+#: Helpers of arithmetic that some terms' skeletons define (``is_prime`` of Fall 2023, Summer
+#: 2022 and the contest; ``next_player``...): checked like the rules, but no sign of a term,
+#: since a file of any term may define them for its own strategy.
+HELPERS = frozenset(
+    {"is_prime", "next_prime", "num_factors", "perfect_square", "next_perfect_square",
+     "smallest_and_largest_digit", "digit_fn", "other", "next_player"}
+)  # fmt: skip
+
+
 @functools.cache
-def telling(goal: int) -> frozenset[str]:
-    """The course functions that tell terms apart: two terms' functions of that name answer
-    differently (``other`` and ``next_player``, the same everywhere, tell nothing)."""
+def telling(goal: int) -> dict[str, int]:
+    """The course functions that tell terms apart, and in how many ways they answer across the
+    terms: those whose answers differ between two terms, helpers aside."""
     answers: dict[str, set[str]] = {}
     for functions in catalogue(goal)["terms"].values():
         for name, entry in functions.items():
             answers.setdefault(name, set()).add(json.dumps(entry, sort_keys=True))
-    return frozenset(name for name, seen in answers.items() if len(seen) > 1)
+    return {
+        name: len(seen) for name, seen in answers.items() if len(seen) > 1 and name not in HELPERS
+    }
 
 
 def _alias_groups() -> list[list[str]]:
@@ -417,7 +428,8 @@ def recognise(probed: dict[str, list[Any]], goal: int) -> tuple[list[str], list[
     if best <= 0:
         return [], []
     winners = [term for term, (s, _) in scores.items() if s == best]
-    return winners, scores[winners[0]][1]
+    # The most telling first: free_bacon (ten readings across the terms) before roll_dice.
+    return winners, sorted(scores[winners[0]][1], key=lambda name: (-tells[name], name))
 
 
 def check_functions(
@@ -561,7 +573,9 @@ def _review(
             f"the file's {_names(agreeing)} disagree with {rules.name}'s and agree with {others}'s"
             + (f" (--rules {recognised})" if recognised else "")
         )
-    if chosen.name.startswith("hog-"):
+    # Under the default kept because the functions fit other terms, a list of how they differ
+    # from the default's would only restate that.
+    if chosen.name.startswith("hog-") and not (how == "default" and candidates):
         report.checked, report.disagreements = check_functions(probed, chosen)
     return chosen, report
 
