@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from hogbench.discovery import Entry, discover
 from hogbench.errors import UsageError
+from hogbench.names import shown
 from hogbench.rules import DEFAULT_RULES, DEFAULT_THRESHOLD
 
 try:
@@ -400,6 +402,7 @@ REPORT_FILES = (
 def check_paths(t: Tournament) -> None:
     """Where results and reports go must be usable before any work starts: a run that fails
     only after an hour of work, on a path that is a file, helps nobody."""
+    _outside_submissions(t)
     if t.out is not None:
         if t.out.exists() and not t.out.is_dir():
             raise UsageError(f"--out {t.out} is a file: give a folder for the reports")
@@ -421,14 +424,45 @@ def check_paths(t: Tournament) -> None:
 
 
 def _writable_folder(folder: Path, option: str) -> None:
-    """FOLDER exists and is writable, or can be made; else UsageError naming OPTION."""
+    """FOLDER exists and a file can be made in it (it is made, and a file tried: as root,
+    ``os.access`` says yes to /sys and /proc); else UsageError naming OPTION."""
     existing = folder
-    while not existing.exists():
+    while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
         raise UsageError(f"{option}: {existing} is a file, so {folder} cannot be a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise UsageError(f"{option}: {existing} is not writable")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option}: {folder} cannot be written ({exc.strerror})") from None
+
+
+def _outside_submissions(t: Tournament) -> None:
+    """The reports, the store and the cache must lie outside every student's folder: a
+    worker sees a copy of its student's folder, and would see the store, the cache and the key
+    that seals the cache's entries on the next run."""
+    shares = [e.share for e in t.entrants if isinstance(e, Entry) and e.share is not None]
+    folders = [s.resolve() for s in shares if s.is_dir() and not s.is_symlink()]
+    if not folders:
+        return
+    from hogbench.cache import cache_root
+
+    wanted = [("--out", t.out), ("--store", t.store or default_store(t))]
+    wanted.append(("$HOGBENCH_CACHE", cache_root()))
+    for option, path in wanted:
+        if path is None:
+            continue
+        where = Path(os.path.abspath(path)).resolve()
+        for folder in folders:
+            if where.is_relative_to(folder):
+                raise UsageError(
+                    f"{option} {shown(path)} is inside the submission folder {shown(folder)},"
+                    " which that entrant's worker sees: choose a place outside the submissions"
+                )
 
 
 def sandbox_options(t: Tournament) -> dict[str, Any]:
