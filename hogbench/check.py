@@ -114,8 +114,8 @@ def check_file(
                 f"note: it answers {answers.first[0]!r} at every state (as an unfinished"
                 " skeleton does)"
             )
-        opts = sandbox.SandboxOptions.for_rules(rules, **options)
-        loading.remember(spec, rules, answers, cache=cache, options=opts)
+        opts = sandbox.Request.for_rules(rules, cache=cache, **options)
+        loading.remember(spec, rules, answers, opts)
     if answers.output_bytes:
         report.lines.append(
             f"note: it printed {sandbox.format_size(answers.output_bytes)} (discarded)"

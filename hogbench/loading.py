@@ -55,13 +55,15 @@ def _parameter_names(make: Callable) -> list[str]:
         return []
 
 
-def load_entrant(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> Entrant:
+def load_entrant(
+    text: str | Spec, rules: RuleSet, request: sandbox.Request | None = None, **options: Any
+) -> Entrant:
     """Load a spec into an Entrant. Raises UsageError or StrategyError with a clear message.
 
-    Options (files only) are ``sandbox.SandboxOptions``' fields."""
+    A file runs as REQUEST says (``sandbox.Request``; OPTIONS, its fields, change it)."""
     spec = parse_spec(text) if isinstance(text, str) else text
     if spec.is_file:
-        return _load_file(spec, rules, **sandbox_options)
+        return _load_file(spec, rules, sandbox.Request.for_rules(rules, request, **options))
     strategy = builtin_strategy(spec, rules)
     try:
         table = _builtin_table(strategy, spec, rules)
@@ -70,14 +72,16 @@ def load_entrant(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> En
     return Entrant(spec, spec.text, table, _builtin_hash(spec, rules))
 
 
-def load_for_one_game(text: str | Spec, rules: RuleSet, **sandbox_options: Any) -> Entrant:
+def load_for_one_game(
+    text: str | Spec, rules: RuleSet, request: sandbox.Request | None = None, **options: Any
+) -> Entrant:
     """An Entrant for a single game (``watch``, ``play``). A built-in is called live, at the
     states the game reaches, instead of being tabulated at every state first: Big Pig's 2.3
     million observations took 3-5 s before the first turn (measured). Files load as in
     load_entrant."""
     spec = parse_spec(text) if isinstance(text, str) else text
     if spec.is_file:
-        return _load_file(spec, rules, **sandbox_options)
+        return _load_file(spec, rules, sandbox.Request.for_rules(rules, request, **options))
     builtin_strategy(spec, rules)  # an unknown or misused built-in is refused here
     reason = "a built-in, called live for one game"
     return Entrant(spec, spec.text, None, _builtin_hash(spec, rules), live_reason=reason)
@@ -104,7 +108,7 @@ def _builtin_hash(spec: Spec, rules: RuleSet) -> str:
     return hashlib.sha256(f"{rules.name}:{spec.text}".encode()).hexdigest()[:16]
 
 
-def _load_file(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
+def _load_file(spec: Spec, rules: RuleSet, request: sandbox.Request) -> Entrant:
     """A strategy file: its cached verdict, else its answers from a sandboxed worker, judged.
 
     StrategyError says why the file cannot play (and is cached too, so a file that hangs costs
@@ -112,30 +116,29 @@ def _load_file(spec: Spec, rules: RuleSet, **options: Any) -> Entrant:
     with ``table=None`` and ``live_reason`` (the Monte Carlo engine then plays it live, through
     ``sandbox.LiveStrategy``).
     """
-    opts = sandbox.SandboxOptions.for_rules(rules, **options)
     files = snapshot(spec.path, spec.share)
-    key = verdicts.key(spec, rules, files.digest, opts)
-    if opts.cache:
-        entrant = verdicts.read(key, spec, rules, opts, files.digest)
+    key = verdicts.key(spec, rules, files.digest, request)
+    if request.cache:
+        entrant = verdicts.read(key, spec, rules, request, files.digest)
         if entrant is not None:
             return entrant
     try:
-        answers = sandbox.collect_answers(spec, rules, files=files, **options)
+        answers = sandbox.collect_answers(spec, rules, files, request)
     except StrategyError as exc:
-        if opts.cache:
-            verdicts.write_failure(key, exc, opts)
+        if request.cache:
+            verdicts.write_failure(key, exc, request)
         raise
-    return remember(spec, rules, answers, cache=opts.cache, options=opts)
+    return remember(spec, rules, answers, request)
 
 
 def remember(
     spec: Spec,
     rules: RuleSet,
     answers: sandbox.Answers,
-    cache: bool = True,
-    options: sandbox.SandboxOptions | None = None,
+    request: sandbox.Request,
 ) -> Entrant:
-    """Judge a worker's answers into an Entrant and keep the verdict in the cache."""
+    """Judge a worker's answers into an Entrant and keep the verdict in the cache (unless
+    REQUEST, already resolved for RULES, says not to)."""
     where = f"{spec.path}:{answers.function}"
     try:
         table = table_from_answers(rules, answers.first, answers.second, where)
@@ -156,9 +159,8 @@ def remember(
         function=answers.function,
         notes=notes,
     )
-    if cache:
-        opts = options or sandbox.SandboxOptions.for_rules(rules)
-        verdicts.write(verdicts.key(spec, rules, answers.digest, opts), entrant, answers.seconds)
+    if request.cache:
+        verdicts.write(verdicts.key(spec, rules, answers.digest, request), entrant, answers.seconds)
     return entrant
 
 

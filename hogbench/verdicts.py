@@ -18,7 +18,7 @@ from hogbench.cache import cache_root, read_sealed, write_sealed
 from hogbench.entrants import Entrant, Spec, clean_name
 from hogbench.errors import StrategyError
 from hogbench.rules.base import RuleSet
-from hogbench.sandbox import SandboxOptions
+from hogbench.sandbox import Request
 from hogbench.tables import DecisionTable
 
 #: The modules that turn a worker's answers into a verdict, and the course's dice and ucb as
@@ -26,8 +26,7 @@ from hogbench.tables import DecisionTable
 #: into a table): a change to any of them retires every entry.
 JUDGES = (
     "verdicts.py",
-    "sandbox.py",
-    "worker.py",
+    *(f"sandbox/{p.name}" for p in sorted(Path(__file__).with_name("sandbox").glob("*.py"))),
     "tables.py",
     "submission.py",
     "loading.py",
@@ -42,7 +41,7 @@ def cache_dir() -> Path:
     return cache_root() / "tables"
 
 
-def key(spec: Spec, rules: RuleSet, digest: str, opts: SandboxOptions) -> str:
+def key(spec: Spec, rules: RuleSet, digest: str, opts: Request) -> str:
     """Everything a verdict depends on: the files' digest, the function asked for, the rule
     set, and the options that change what the worker may do (imports, memory); and the source
     of the code that judges it, so no entry outlives that code."""
@@ -58,7 +57,7 @@ def _judge_digest() -> str:
     return h.hexdigest()
 
 
-def read(key: str, spec: Spec, rules: RuleSet, opts: SandboxOptions, digest: str) -> Entrant | None:
+def read(key: str, spec: Spec, rules: RuleSet, opts: Request, digest: str) -> Entrant | None:
     """The cached verdict: an Entrant, or the StrategyError the file got (raised again, so a
     hang costs its limit once). None when there is no sound entry for this limit."""
     entry = read_sealed(cache_dir() / f"{key}.json", key)
@@ -116,7 +115,7 @@ def write(key: str, entrant: Entrant, seconds: float) -> None:
     write_sealed(cache_dir() / f"{key}.json", key, entry)
 
 
-def write_failure(key: str, exc: StrategyError, opts: SandboxOptions) -> None:
+def write_failure(key: str, exc: StrategyError, opts: Request) -> None:
     """Keep why a file cannot play, so a hang costs its limit once."""
     failure = {
         "where": exc.where,

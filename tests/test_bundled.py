@@ -29,7 +29,7 @@ SIX = STRATEGIES / "hog_su21" / "always_roll_6.py"
 @pytest.fixture(autouse=True)
 def _no_bwrap(monkeypatch):
     monkeypatch.delenv(sandbox.SANDBOX_ENV, raising=False)
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)  # as on a machine without it
+    monkeypatch.setattr(sandbox.bwrap, "bwrap_path", lambda: None)  # as on a machine without it
 
 
 def test_the_manifest_is_the_strategies_folder():
@@ -107,9 +107,9 @@ def test_a_student_folder_cannot_pass_as_bundled(tmp_path, tamper):
 def test_a_file_changed_after_the_check_is_refused_not_run(capsys):
     """A run let go on for its bundled files refuses any other file, rather than run it."""
     options = sandbox.SandboxOptions(bundled_only=True)
-    assert sandbox._sandbox(options, bundled=True) is None
+    assert sandbox.bwrap.choose(options, bundled=True) is None
     with pytest.raises(HogbenchError, match="no longer one of hogbench's own"):
-        sandbox._sandbox(options, bundled=False)
+        sandbox.bwrap.choose(options, bundled=False)
     assert capsys.readouterr().err == ""
 
 

@@ -179,7 +179,7 @@ def test_odd_folder_entries_disqualify_only_themselves(tmp_path):
 def test_without_a_working_sandbox_a_tournament_refuses_unless_told(tmp_path, monkeypatch):
     write(tmp_path / "subs" / "a.py", FIVE)
     write(tmp_path / "subs" / "b.py", ALICE)
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(sandbox.bwrap, "bwrap_path", lambda: None)
     with pytest.raises(UsageError, match="--no-sandbox") as caught:
         run(tmp_path / "subs", tmp_path)
     assert "change or delete your files" in str(caught.value)

@@ -116,9 +116,9 @@ def test_hogbench_imports_where_linux_only_modules_are_missing():
     """macOS has no prctl and Windows no resource or fcntl: importing must not need them."""
     done = run_without(
         ["resource", "fcntl", "termios"],
-        "import hogbench, hogbench.cli, hogbench.worker, hogbench.sandbox, hogbench.report\n"
+        "import hogbench, hogbench.cli, hogbench.sandbox.worker, hogbench.report\n"
         "import hogbench.tournament, hogbench.processes\n"
-        "hogbench.worker._set_limits(1 << 30, 5)\nprint('ok')",
+        "hogbench.sandbox.worker._set_limits(1 << 30, 5)\nprint('ok')",
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 

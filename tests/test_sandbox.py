@@ -19,11 +19,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hogbench import sandbox, verdicts, worker
+from hogbench import sandbox, verdicts
 from hogbench.check import check_file
-from hogbench.errors import HogbenchError, StrategyError
+from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.loading import load_entrant, parse_spec
 from hogbench.rules import get_rules
+from hogbench.sandbox import bwrap as bwrap_module
+from hogbench.sandbox import session, worker
 from hogbench.tables import CodedAnswers, call_everywhere, find_faults, table_from_answers
 
 CORPUS = Path(__file__).parent / "hostile"
@@ -186,7 +188,11 @@ def test_sandbox_shows_only_a_private_copy_of_the_submission(arena, bwrap):
     place: not the folder it came from, not its other files, not anyone else's."""
     repo = Path(__file__).resolve().parent.parent
     hidden = [arena / "sub", arena / "other", arena / "home", repo / "tests", Path("/etc/passwd")]
-    shown = [sandbox.WORKER, *map(Path, sandbox._python_dirs()), sandbox.importable(())]
+    shown = [
+        *bwrap_module.WORKER_FILES,
+        *map(Path, bwrap_module.python_dirs()),
+        sandbox.importable(()),
+    ]
     tmp = sorted({p.parts[2] for p in shown if p.parts[1] == "tmp"})
     (arena / "sub" / "helper.py").write_text("VALUE = 4\n")
     probe = arena / "sub" / "probe.py"
@@ -222,7 +228,7 @@ def test_good_file_loads_after_bad_ones_and_is_cached(arena, bwrap, monkeypatch)
     def no_worker(*args, **kwargs):
         raise AssertionError("a warm load must not start a worker")
 
-    monkeypatch.setattr(sandbox, "_Worker", no_worker)
+    monkeypatch.setattr(session, "Worker", no_worker)
     start = time.perf_counter()
     warm = load_entrant(spec, rules)
     assert time.perf_counter() - start < 0.5
@@ -300,7 +306,7 @@ def test_live_validates_and_times_out(arena, bwrap):
 
 
 def test_fallback_warns_once_on_stderr(fallback, monkeypatch, capsys):
-    monkeypatch.setattr(sandbox, "_warned", False)
+    monkeypatch.setattr(bwrap_module, "_warned", False)
     rules = get_rules("hog-su21", 10)
     for _ in range(2):
         entrant = load_entrant(str(FILES / "good_su21.py"), rules, cache=False)
@@ -315,7 +321,7 @@ def test_fallback_warns_once_on_stderr(fallback, monkeypatch, capsys):
 
 def test_require_sandbox_refuses_without_bwrap(monkeypatch):
     monkeypatch.delenv(sandbox.SANDBOX_ENV, raising=False)
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)  # as on a machine without it
+    monkeypatch.setattr(bwrap_module, "bwrap_path", lambda: None)  # as on a machine without it
     rules = get_rules("hog-su21", 10)
     with pytest.raises(HogbenchError, match="refusing to run submitted code without the sandbox"):
         load_entrant(str(FILES / "good_su21.py"), rules, require_sandbox=True, cache=False)
@@ -327,7 +333,7 @@ def test_require_sandbox_refuses_without_bwrap(monkeypatch):
 
 
 def test_unknown_options_are_rejected():
-    with pytest.raises(TypeError, match="time_limt"):
+    with pytest.raises(UsageError, match="time_limt"):
         load_entrant(str(FILES / "good_su21.py"), get_rules("hog-su21", 10), time_limt=3)
 
 
@@ -429,7 +435,7 @@ def test_the_default_time_limit_grows_with_the_number_of_states():
     explicitly is kept."""
     limit = {n: sandbox.default_time_limit(get_rules(n)) for n in ("hog-su21", "pig", "big-pig")}
     assert limit == pytest.approx({"hog-su21": 10.0, "pig": 20.0, "big-pig": 45.3})
-    options = sandbox.SandboxOptions.for_rules(get_rules("pig"), time_limit=3)
+    options = sandbox.Request.for_rules(get_rules("pig"), time_limit=3)
     assert options.time_limit == 3
 
 
@@ -561,5 +567,5 @@ def test_coded_passes_are_judged_as_their_lists(first_changes, second_changes, f
 def test_a_pass_that_is_not_three_answers_is_malformed(message):
     """The parent checks a pass it did not code itself: three answers, or nothing."""
     assert sandbox.decode_pass({"values": ["roll", "hold"], "codes": "AAEA"}, 3)[2] == "roll"
-    with pytest.raises(sandbox._Malformed):
+    with pytest.raises(sandbox.protocol.Malformed):
         sandbox.decode_pass(message, 3)

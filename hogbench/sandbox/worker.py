@@ -38,7 +38,6 @@ if __name__ == "__main__":
 import binascii  # noqa: E402
 import builtins  # noqa: E402
 import ctypes  # noqa: E402
-import errno  # noqa: E402
 import faulthandler  # noqa: E402
 import gc  # noqa: E402
 import importlib.util  # noqa: E402
@@ -49,7 +48,6 @@ import os  # noqa: E402
 import random  # noqa: E402
 import reprlib  # noqa: E402
 import signal  # noqa: E402
-import struct  # noqa: E402
 import types  # noqa: E402
 
 try:  # POSIX only: elsewhere no resource limits are set (and there is no sandbox either)
@@ -57,31 +55,6 @@ try:  # POSIX only: elsewhere no resource limits are set (and there is no sandbo
 except ImportError:  # Windows
     resource = None  # type: ignore[assignment]
 
-# seccomp: the audit arch and the syscall numbers of clone and clone3, then the sockets
-# (socket, socketpair), the fork-likes, the other ways out (io_uring, whose requests bypass the
-# filter; ptrace, process_vm_writev, pidfd_send_signal), and the signals that must stay inside
-# the worker (kill, tkill, tgkill: to itself only)
-_SYSCALLS = {
-    "x86_64": (
-        0xC000003E,
-        56,
-        435,
-        (41, 53),
-        (57, 58),
-        (425, 426, 427, 101, 311, 424),
-        (62, 200, 234),
-    ),
-    "aarch64": (
-        0xC00000B7,
-        220,
-        435,
-        (198, 199),
-        (),
-        (425, 426, 427, 117, 271, 424),
-        (129, 130, 131),
-    ),
-}
-_CLONE_THREAD = 0x10000
 _BUILTINS = dict(vars(builtins))
 # a submission may patch the json and binascii modules, too
 _dumps, _loads, _base64 = json.dumps, json.loads, binascii.b2a_base64
@@ -93,7 +66,7 @@ def main(argv: list[str]) -> None:
     cmd_fd, res_fd, pos_fd, memory, cpu = (int(a) for a in argv[1:6])
     _die_with_parent()
     _set_limits(memory, cpu)
-    _forbid_processes_and_network()
+    _sibling("seccomp").install()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write raises instead of killing
     faulthandler.enable()  # a crash prints the Python stack to stderr, which the parent keeps
     commands = os.fdopen(cmd_fd, "rb")
@@ -271,6 +244,17 @@ def _pristine(work):
         namespace.update(theirs)
 
 
+def _sibling(name):
+    """The stdlib-only module NAME beside this file, loaded by path (this folder is not on the
+    path, so that nothing here can stand in for a module the submission imports)."""
+    spec = importlib.util.spec_from_file_location(
+        f"_hogbench_{name}", os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _die_with_parent() -> None:
     """Ask the kernel to kill this worker when its parent dies (under bwrap, bwrap dies with
     hogbench; without bwrap nothing else would end a worker whose hogbench was killed)."""
@@ -299,65 +283,6 @@ def _set_limits(memory: int, cpu: int) -> None:
             pass
     if cpu:  # a backstop to the parent's wall clock: SIGXCPU at the soft limit, then SIGKILL
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-
-
-def _forbid_processes_and_network() -> bool:
-    """Install a seccomp filter refusing new processes (threads stay), sockets, io_uring,
-    tracing other processes, and signals to anyone but the worker itself.
-
-    Process limits do not bind root, and a fork bomb must not reach the machine even then.
-    Returns False where there is no filter for this machine.
-    """
-    spec = _SYSCALLS.get(os.uname().machine) if sys.platform.startswith("linux") else None
-    if spec is None:
-        return False
-    arch, clone, clone3, sockets, forks, others, signals = spec
-    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF opcodes
-    allow, kill = 0x7FFF0000, 0x80000000
-
-    def refuse(code: int) -> int:
-        return 0x00050000 | code  # SECCOMP_RET_ERRNO
-
-    program = [
-        (ld, 0, 0, 4),  # seccomp_data.arch: another ABI (32-bit calls) is killed
-        (jeq, 1, 0, arch),
-        (ret, 0, 0, kill),
-        (ld, 0, 0, 0),  # seccomp_data.nr; x32 numbers are killed
-        (jge, 0, 1, 0x40000000),
-        (ret, 0, 0, kill),
-    ]
-    refused = [(nr, errno.EAGAIN) for nr in forks]
-    refused.append((clone3, errno.ENOSYS))  # ENOSYS: libc falls back to clone
-    refused += [(nr, errno.ENETDOWN) for nr in sockets]
-    refused += [(nr, errno.EPERM) for nr in others]
-    for nr, code in refused:
-        program += [(jeq, 0, 1, nr), (ret, 0, 0, refuse(code))]
-    me = os.getpid()  # without bwrap a worker could otherwise kill hogbench itself
-    for nr in signals:
-        program += [
-            (jeq, 0, 5, nr),
-            (ld, 0, 0, 16),  # the target: low half of args[0]
-            (jeq, 2, 0, me),
-            (jeq, 1, 0, 0),  # 0: its own process group (the worker's own session)
-            (ret, 0, 0, refuse(errno.EPERM)),
-            (ret, 0, 0, allow),
-        ]
-    program += [
-        (jeq, 0, 3, clone),
-        (ld, 0, 0, 16),  # clone's flags (low half of args[0])
-        (jset, 1, 0, _CLONE_THREAD),
-        (ret, 0, 0, refuse(errno.EAGAIN)),
-        (ret, 0, 0, allow),
-    ]
-    code = b"".join(struct.pack("HBBI", *insn) for insn in program)
-    filters = ctypes.create_string_buffer(code, len(code))
-    fprog = ctypes.create_string_buffer(struct.pack("HP", len(program), ctypes.addressof(filters)))
-    libc = ctypes.CDLL(None, use_errno=True)
-    ulong = ctypes.c_ulong
-    if libc.prctl(38, ulong(1), ulong(0), ulong(0), ulong(0)):  # PR_SET_NO_NEW_PRIVS
-        return False
-    # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
-    return libc.prctl(22, ulong(2), ulong(ctypes.addressof(fprog)), ulong(0), ulong(0)) == 0
 
 
 def _import(path: str, extra: list):

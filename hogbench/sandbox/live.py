@@ -1,0 +1,90 @@
+"""Live play: a strategy file that cannot be a table, asked one decision at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hogbench.entrants import Spec, parse_spec
+from hogbench.errors import StrategyError, UsageError
+from hogbench.rules.base import RuleSet
+from hogbench.sandbox.request import Request
+from hogbench.sandbox.session import Session, make_job, plain
+
+
+class LiveStrategy:
+    """A strategy file played live by a persistent sandboxed worker: ``live(*args) -> int``.
+
+    For strategies that cannot be tables (random, or keeping history). Each decision is sent to
+    the worker and its answer validated here with ``rules.choice``; a decision has
+    ``decision_time_limit`` seconds. Use it as a context manager (or call ``close``), from the
+    thread that opened it: the sandboxed worker dies with that thread. It pickles as its spec,
+    rules and request: an unpickled copy (in a joblib worker) opens its own worker on first use.
+    """
+
+    def __init__(
+        self, spec: Spec | str, rules: RuleSet, request: Request | None = None, **options: Any
+    ) -> None:
+        self.spec = parse_spec(spec) if isinstance(spec, str) else spec
+        if not self.spec.is_file:
+            raise UsageError(f"{self.spec.text}: only strategy files are played by a worker")
+        self.rules = rules
+        self.request = Request.for_rules(rules, request, **options)
+        self.function: str | None = None
+        self.team: str | None = None
+        self._session: Session | None = None
+        self._error: StrategyError | None = None
+        self._open()
+
+    def _open(self) -> None:
+        job = make_job(self.spec, self.rules, "live", self.request)
+        session = Session(self.spec, self.request, job, 0, 1 << 16, self.rules)
+        try:
+            self.function, self.team = session.start()
+        except BaseException:
+            session.close()
+            raise
+        self._session = session
+
+    def __call__(self, *args: Any) -> int:
+        if self._error is not None:
+            raise self._error
+        if self._session is None:
+            self._open()
+        try:
+            return self._session.decide(plain(args), self.rules)
+        except StrategyError as exc:
+            self._error = exc  # it does not get to play on after failing
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def __enter__(self) -> LiveStrategy:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter exit, modules may be half gone
+            pass
+
+    def __getstate__(self) -> dict[str, Any]:
+        rules = (self.rules.name, self.rules.goal, dict(self.rules.options))
+        return {"spec": self.spec, "rules": rules, "request": self.request}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from hogbench.rules import get_rules
+
+        name, goal, rule_options = state["rules"]
+        self.spec = state["spec"]
+        self.rules = get_rules(name, goal, **rule_options)
+        self.request = state["request"]
+        self.function = self.team = None
+        self._session = None
+        self._error = None

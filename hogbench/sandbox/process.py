@@ -1,0 +1,214 @@
+"""One worker process: started (in bwrap or not), fed on one pipe, read on another, its output
+drained and cut, its clocks watched, and killed with its whole process group."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from hogbench.sandbox.bwrap import WORKER, bwrap_args, choose
+from hogbench.sandbox.imports import COURSE_MODULES, importable, importable_paths
+from hogbench.sandbox.limits import CPU_CHECK_SECONDS, cpu_used
+from hogbench.sandbox.protocol import Lines, clean, format_size, parse_message
+from hogbench.sandbox.request import Request
+
+KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
+
+
+class Timeout(Exception):
+    """The worker did not answer in time (wall clock, or its CPU budget ran out)."""
+
+
+class Worker:
+    """One worker process: the job goes in on one pipe, messages come back on another."""
+
+    def __init__(
+        self,
+        folder: Path,
+        request: Request,
+        cpu_seconds: int,
+        longest: int,
+        bundled: bool = False,
+    ):
+        exe = choose(request, bundled)
+        self.isolated = exe is not None
+        self.lines = Lines(longest)
+        self.closed = False
+        self.status: int | None = None
+        self.cpu_budget: float | None = None  # CPU seconds the worker may use, in all
+        self.over_budget = False
+        # The index of the call under way, written by the worker, read here after a hang/crash.
+        self.positions = tempfile.TemporaryFile()
+        self.positions.write(struct.pack("q", -1))
+        self.positions.flush()
+        cmd_read, self.cmd = os.pipe()
+        self.res, res_write = os.pipe()
+        fds = (cmd_read, res_write, self.positions.fileno())
+        memory = request.memory_mb << 20
+        argv = [sys.executable, "-S", "-B", str(WORKER), *map(str, fds), str(memory)]
+        argv.append(str(cpu_seconds))
+        self.scratch = None
+        if exe is not None:
+            allowed = request.allow_imports
+            visible = [COURSE_MODULES, importable(allowed), *importable_paths(allowed)]
+            argv = [*bwrap_args(exe, folder, visible), "--", *argv]
+            home = "/tmp"  # private to this worker
+        else:
+            self.scratch = home = tempfile.mkdtemp(prefix="hogbench-worker-")
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": home,
+            "TMPDIR": home,
+            "LANG": "C.UTF-8",
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONHASHSEED": "0",  # the same set order in every run, so cached tables stay true
+            # numpy's BLAS would start threads, which the process limit refuses
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+        }
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=fds,
+                cwd=folder,
+                env=env,
+                start_new_session=True,  # one process group, killed as one
+            )
+        except BaseException:
+            for fd in (self.cmd, self.res):
+                os.close(fd)
+            self.closed = True
+            raise
+        finally:
+            os.close(cmd_read)
+            os.close(res_write)
+        os.set_blocking(self.cmd, False)
+        self.stdout = Capture(self.proc.stdout)
+        self.stderr = Capture(self.proc.stderr)
+
+    def send(self, message: Any, deadline: float) -> None:
+        data = memoryview(json.dumps(message).encode() + b"\n")
+        while data:
+            self._wait(self.cmd, select.POLLOUT, deadline)
+            try:
+                data = data[os.write(self.cmd, data[: 1 << 16]) :]
+            except BlockingIOError:
+                pass
+
+    def receive(self, deadline: float) -> dict | None:
+        """The next message (a one-key dict), or None when the worker closed its pipe."""
+        while (line := self.lines.next_line()) is None:
+            self._wait(self.res, select.POLLIN, deadline)
+            chunk = os.read(self.res, 1 << 20)
+            if not chunk:
+                return None
+            self.lines.feed(chunk)
+        return parse_message(line)
+
+    def _wait(self, fd: int, event: int, deadline: float) -> None:
+        """Wait for FD until DEADLINE (wall clock), or until the worker has used more CPU time
+        than its budget; Timeout then."""
+        # poll, not select: a tournament loading in threads may hold fds past select's 1024.
+        poller = select.poll()
+        poller.register(fd, event)
+        while True:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                raise Timeout
+            if poller.poll(math.ceil(min(timeout, CPU_CHECK_SECONDS) * 1000)):
+                return
+            if self.cpu_budget is not None and self.cpu_used() > self.cpu_budget:
+                self.over_budget = True
+                raise Timeout
+
+    def cpu_used(self) -> float:
+        """CPU seconds used so far by the worker's processes."""
+        return cpu_used(self.proc.pid)
+
+    def position(self) -> int:
+        try:
+            return struct.unpack("q", os.pread(self.positions.fileno(), 8, 0))[0]
+        except (OSError, ValueError, struct.error):
+            return -1
+
+    def output(self) -> tuple[str, int]:
+        """What the worker printed (stdout, then stderr, each cut), and how many bytes in all."""
+        text = "\n".join(filter(None, (self.stdout.text(), self.stderr.text())))
+        return text, self.stdout.total + self.stderr.total
+
+    def exit_status(self) -> int | None:
+        """The status of a worker that closed its pipe, or None if it lives on without it."""
+        try:
+            self.status = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return None
+        return self.status
+
+    def signal_of(self, status: int) -> int:
+        if status < 0:
+            return -status
+        if self.isolated and status > 128:  # bwrap reports a death by signal as 128 + signal
+            return status - 128
+        return 0
+
+    def close(self) -> None:
+        """Kill the worker's whole process group and reap it; safe to call again."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.proc.poll() is None:  # once reaped, its pid may belong to someone else
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.proc.wait()
+        for fd in (self.cmd, self.res):
+            os.close(fd)
+        self.positions.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+class Capture:
+    """Drains a worker's stdout or stderr in a thread, keeping only its head and tail."""
+
+    def __init__(self, stream: Any) -> None:
+        self.head = b""
+        self.tail = b""
+        self.total = 0
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, stream: Any) -> None:
+        with stream:
+            while chunk := os.read(stream.fileno(), 1 << 16):
+                self.total += len(chunk)
+                if len(self.head) < KEEP_OUTPUT:
+                    self.head += chunk[: KEEP_OUTPUT - len(self.head)]
+                self.tail = (self.tail + chunk)[-KEEP_OUTPUT:]
+
+    def text(self) -> str:
+        self.thread.join(timeout=1.0)  # the worker is gone or done: the pipe ends promptly
+        rest = self.total - len(self.head)  # bytes after the head
+        if rest <= len(self.tail):
+            data = self.head + self.tail[len(self.tail) - rest :]
+        else:
+            cut = f"\n[... {format_size(rest - len(self.tail))} cut ...]\n".encode()
+            data = self.head + cut + self.tail
+        return clean(data.decode("utf-8", "replace"), 3 * KEEP_OUTPUT, newlines=True)

@@ -1,0 +1,317 @@
+"""A session: one worker running one job, and how to explain its failures.
+
+Every failure becomes a StrategyError naming the file, the strategy, the state and what went
+wrong; what the worker said about itself is untrusted text, cleaned and cut.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hogbench.bundled import is_bundled
+from hogbench.entrants import Spec
+from hogbench.errors import HogbenchError, IllegalChoice, StrategyError
+from hogbench.rules import course_functions_not_strategies
+from hogbench.rules.base import RuleSet
+from hogbench.sandbox.bwrap import INSIDE, STARTUP_SECONDS
+from hogbench.sandbox.imports import (
+    COURSE_MODULES,
+    IMPORT_POLICY,
+    absent_module,
+    course_names,
+    importable,
+    missing_course_name,
+)
+from hogbench.sandbox.process import Timeout, Worker
+from hogbench.sandbox.protocol import Malformed, clean, decode_answer, decode_pass
+from hogbench.sandbox.request import Request
+from hogbench.submission import Snapshot, remove, snapshot
+
+# What an OSError message means inside the worker.
+HINTS = {
+    "Read-only file system": "strategies may not write files",
+    "File too large": "strategies may not write files",
+    "Network is down": "strategies have no network",
+    "Resource temporarily unavailable": "strategies may not start processes",
+}
+
+
+def wall_cap(limit: float) -> float:
+    """The wall-clock seconds a worker gets for what LIMIT CPU seconds allow: generous, so that
+    only a strategy that waits or sleeps (or a machine far overloaded) meets it."""
+    return 3 * limit + 5
+
+
+def plain(state: tuple) -> tuple:
+    """A state's arguments as JSON carries them: ints (numpy's too) and bools (Greed's last)."""
+    return tuple(x if type(x) is bool else int(x) for x in state)
+
+
+def make_job(spec: Spec, rules: RuleSet, mode: str, request: Request) -> dict[str, Any]:
+    """The job a worker reads first: what to import, where from, and what to call."""
+    return {
+        "mode": mode,
+        # After the submission's own folder, so a student's own dice.py wins.
+        "paths": [str(COURSE_MODULES), str(importable(request.allow_imports))],
+        "path": None,  # the strategy file in the private copy, set by the session
+        "function": spec.function,
+        "names": list(rules.strategy_names),
+        "arity": len(rules.strategy_args),
+        "not_strategies": sorted(course_functions_not_strategies(rules.name)),
+        "where": str(spec.path),
+    }
+
+
+class Session:
+    """A worker running one job, with what is needed to say how it failed."""
+
+    def __init__(
+        self,
+        spec: Spec,
+        request: Request,
+        job: dict[str, Any],
+        cpu_seconds: int,
+        longest: int,
+        rules: RuleSet,
+        count: int = 0,
+        files: Snapshot | None = None,
+    ) -> None:
+        self.where = str(spec.path)
+        files = files or snapshot(spec.path, spec.share)
+        # The worker sees a private read-only copy of the entrant's own files, nothing else;
+        # inside bwrap at a fixed place, so messages never show a host path.
+        self.copy = files.materialize()
+        self.request = request
+        self.job = job
+        self.cpu_seconds = cpu_seconds
+        self.rules = rules
+        self.count = count  # states in a table job, each called twice
+        self.stage = "import"
+        self.asked: tuple | None = None  # the decision asked for, in live play
+        self.started = 0.0
+        try:
+            ours = is_bundled(files.files.values())  # the very bytes the worker gets
+            self.worker = Worker(self.copy, request, cpu_seconds, longest, ours)
+        except BaseException:
+            remove(self.copy)
+            raise
+        self.folder = Path(INSIDE) if self.worker.isolated else self.copy
+        self.job["path"] = str(self.folder / files.main)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.worker.close()
+        if self.copy.exists():
+            remove(self.copy)
+
+    def launch(self) -> None:
+        """Send the job and wait until the worker has read it (no submitted code has run)."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        try:
+            self.worker.send(self.job, deadline)
+            started = self.worker.receive(deadline)
+        except (Timeout, Malformed, BrokenPipeError):
+            started = None
+        if started != {"started": True}:  # no submitted code has run yet: this is our failure
+            self.worker.close()
+            raise HogbenchError(f"the strategy worker did not start: {self.worker.output()[0]}")
+        self.started = time.monotonic()
+
+    def start(self) -> tuple[str, str | None]:
+        """Send the job, wait for the import; the strategy's function name and team name."""
+        self.launch()
+        if self.count:  # a table job: importing and the first pass share the CPU limit
+            self.worker.cpu_budget = self.request.time_limit
+        loaded = self.expect("loaded", self.started + wall_cap(self.request.time_limit))
+        function = loaded.get("function") if isinstance(loaded, dict) else None
+        team = loaded.get("team") if isinstance(loaded, dict) else None
+        if not isinstance(function, str) or not function.isidentifier():
+            raise self.malformed("a function name that is not a name")
+        if team is not None and not isinstance(team, str):
+            raise self.malformed("a TEAM_NAME that is not text")
+        self.where = f"{self.where}:{function}"
+        return function, (clean(team, 100).strip() or None) if team is not None else None
+
+    def expect_answers(self, key: str, deadline: float) -> Sequence[Any]:
+        try:
+            return decode_pass(self.expect(key, deadline), self.count)
+        except Malformed as exc:
+            raise self.malformed(str(exc)) from None
+
+    def decide(self, state: tuple, rules: RuleSet) -> int:
+        """One live decision, validated with ``rules.choice``."""
+        self.stage, self.asked = "decision", state
+        deadline = time.monotonic() + self.request.decision_time_limit
+        try:
+            self.worker.send(list(state), deadline)
+        except Timeout:
+            raise self._timed_out() from None
+        except BrokenPipeError:
+            raise self._died() from None
+        try:
+            value = decode_answer(self.expect("answer", deadline))
+        except Malformed as exc:
+            raise self.malformed(str(exc)) from None
+        try:
+            return rules.choice(value)
+        except IllegalChoice as exc:
+            raise self._failure(f"illegal move: {exc}", state) from None
+
+    def expect(self, key: str, deadline: float) -> Any:
+        """The next message, which must be KEY; else the StrategyError explaining why not."""
+        try:
+            message = self.worker.receive(deadline)
+        except Timeout:
+            raise self._timed_out() from None
+        except Malformed as exc:
+            raise self.malformed(str(exc)) from None
+        if message is None:
+            raise self._died()
+        if key in message:
+            return message[key]
+        if "error" in message:
+            raise self._reported(message["error"])
+        raise self.malformed(f"{clean(next(iter(message)), 40)!r} instead of {key!r}")
+
+    # -- explaining failures --------------------------------------------------------------------
+    def _failure(
+        self, problem: str, state: tuple | None, detail: str = "", output: bool = True
+    ) -> StrategyError:
+        """The StrategyError for PROBLEM, after killing the worker; its output is the detail."""
+        self.worker.close()
+        if not detail and output:
+            detail = self.worker.output()[0]
+        return StrategyError(self.where, problem, state, detail)
+
+    def malformed(self, what: str) -> StrategyError:
+        # No output: the worker is killed mid-stream, and what it printed then only misleads.
+        problem = f"broke the protocol with hogbench (sent {what})"
+        return self._failure(problem, self._state_now(), output=False)
+
+    def _state_now(self) -> tuple | None:
+        """The state being answered, from the position the worker keeps (or the live request)."""
+        if self.stage == "decision":
+            return self.asked
+        n = self.count
+        index = self.worker.position()
+        if self.stage.endswith("pass") and 0 <= index < 2 * n:
+            return plain(self.rules.obs_args(index % n))
+        return None
+
+    def _progress(self) -> str:
+        n = self.count
+        index = self.worker.position()
+        if not 0 <= index < 2 * n:
+            return ""
+        if index < n:
+            return f" ({index} of {n} states answered)"
+        return f" (second pass, {2 * n - 1 - index} of {n} states answered again)"
+
+    def _timed_out(self) -> StrategyError:
+        state = self._state_now()
+        limit = f"{self.request.time_limit:g} s"
+        over_cpu = self.worker.over_budget
+        if self.stage == "decision":
+            problem = f"timed out: no answer within {self.request.decision_time_limit:g} s"
+        elif not over_cpu:
+            problem = (
+                f"timed out: no answer within {wall_cap(self.request.time_limit):g} s of wall"
+                f" clock (the limit is {limit} of CPU time; does it sleep or wait?)"
+            )
+        elif self.stage == "import":
+            problem = f"timed out while importing (the {limit} CPU limit covers importing too)"
+        else:
+            problem = f"timed out: the {limit} CPU limit for answering every state ran out"
+        if self.stage.endswith("pass"):
+            problem += self._progress()
+        return self._failure(problem, state)
+
+    def _died(self) -> StrategyError:
+        state = self._state_now()
+        status = self.worker.exit_status()
+        signum = self.worker.signal_of(status) if status is not None else 0
+        if status is None:
+            problem = "closed its pipe to hogbench"
+        elif signum == signal.SIGXCPU:
+            problem = f"timed out: used more than {self.cpu_seconds} s of CPU time"
+        elif signum:
+            problem = f"crashed: killed by signal {_signal_name(signum)}"
+        else:
+            problem = f"exited the interpreter (exit code {status})"
+        if self.stage == "import":
+            problem += " while importing"
+        return self._failure(problem, state)
+
+    def _reported(self, info: Any) -> StrategyError:
+        """The failure the worker reported (untrusted text: cleaned and cut)."""
+        if not isinstance(info, dict):
+            return self.malformed("an error report that is not a record")
+        message = clean(info.get("message"), 300)
+        if info.get("stage") == "find":
+            return self._failure(message, None)
+        kind = clean(info.get("type"), 60) or "an exception"
+        # Paths inside the private copy are shown relative to it: no host path leaks.
+        trace = clean(info.get("traceback"), 2000, newlines=True).replace(f"{self.folder}/", "")
+        state = self.asked if self.stage == "decision" else self._reported_state(info)
+        if "file" in info:
+            name = clean(info["file"], 300)
+            line = info.get("line") if type(info.get("line")) is int else "?"
+            if name == self.job["path"]:  # the file itself: `where` names it already
+                problem = f"syntax error at line {line}: {message}"
+            else:  # a module it imports, e.g. its sibling hog.py
+                if os.path.dirname(name) == str(self.folder):
+                    name = os.path.basename(name)
+                problem = f"syntax error in {name} at line {line}: {message}"
+        elif kind == "MemoryError":
+            problem = f"ran out of memory (limit {self.request.memory_mb} MB)"
+        elif kind in ("SystemExit", "KeyboardInterrupt"):
+            problem = f"tried to stop the interpreter (raised {kind}" + (
+                f": {message})" if message else ")"
+            )
+        else:
+            problem = f"raised {kind}: {message}" if message else f"raised {kind}"
+            hints = {hint for text, hint in HINTS.items() if text in message}
+            problem += "".join(f" ({hint})" for hint in sorted(hints))
+        if info.get("stage") == "import" and "file" not in info:
+            missing = missing_course_name(message) if kind == "ImportError" else None
+            if missing is not None:
+                module, name = missing
+                problem = (
+                    f"import failed: hogbench's stand-in for the course's {module} module has no"
+                    f" {name!r} (it has {', '.join(course_names(module))})"
+                )
+            else:
+                problem = f"import failed: {problem}"
+                absent = absent_module(message) if kind == "ModuleNotFoundError" else None
+                if absent is not None:
+                    problem += (
+                        f" ({absent!r} is neither beside the file nor installed: a module of the"
+                        f" student's own goes in the file's folder; {IMPORT_POLICY})"
+                    )
+                elif kind in ("ModuleNotFoundError", "ImportError"):
+                    problem += f" ({IMPORT_POLICY})"
+        trace = trace.replace(f"{COURSE_MODULES}/", "")
+        return self._failure(problem, state, trace)
+
+    def _reported_state(self, info: dict) -> tuple | None:
+        state = info.get("state")
+        if isinstance(state, list) and all(type(x) in (int, bool) for x in state):
+            return tuple(state)
+        return None
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return str(signum)
