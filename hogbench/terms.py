@@ -286,14 +286,24 @@ HELPERS = frozenset(
 )  # fmt: skip
 
 
+#: The simulator's functions, which carry a term's rules rather than name one.
+SIMULATOR = frozenset({"roll_dice", "take_turn", "simple_update", "pig_out", "sow_sad"})
+
+
 @functools.cache
 def telling(goal: int) -> dict[str, int]:
     """The course functions that tell terms apart, and in how many ways they answer across the
-    terms: those whose answers differ between two terms, helpers aside."""
+    terms (a term without one counts as a way): those with two ways at least, helpers aside.
+    ``boar_brawl``, which only the Fall 2023 terms have, tells them apart; ``other``, the same
+    in every term that has it, and in many, does too but weakly."""
     answers: dict[str, set[str]] = {}
-    for functions in catalogue(goal)["terms"].values():
+    every = catalogue(goal)["terms"]
+    for functions in every.values():
         for name, entry in functions.items():
             answers.setdefault(name, set()).add(json.dumps(entry, sort_keys=True))
+    for name, seen in answers.items():
+        if any(name not in functions for functions in every.values()):
+            seen.add("absent")
     return {
         name: len(seen) for name, seen in answers.items() if len(seen) > 1 and name not in HELPERS
     }
@@ -428,8 +438,11 @@ def recognise(probed: dict[str, list[Any]], goal: int) -> tuple[list[str], list[
     if best <= 0:
         return [], []
     winners = [term for term, (s, _) in scores.items() if s == best]
-    # The most telling first: free_bacon (ten readings across the terms) before roll_dice.
-    return winners, sorted(scores[winners[0]][1], key=lambda name: (-tells[name], name))
+    # The term's own rules first (free_bacon, is_swap), then the simulator's functions that
+    # carry them (take_turn, roll_dice); the most telling first within each.
+    return winners, sorted(
+        scores[winners[0]][1], key=lambda name: (name in SIMULATOR, -tells[name], name)
+    )
 
 
 def check_functions(

@@ -256,3 +256,12 @@ def test_the_term_files_written_from_the_skeletons_load_as_strategies(term):
     (path,) = (FILES / "terms" / term).glob("hog*.py")
     entrant = load_entrant(str(path), get_rules(term), cache=False)
     assert entrant.function == "final_strategy" and entrant.table is not None
+
+
+def test_the_readmes_check_recognises_summer_2020():
+    """The README's command, with the line it promises."""
+    path = Path(__file__).parent.parent / "strategies" / "hog_su20" / "final.py"
+    checked = CliRunner().invoke(app, ["check", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.startswith("rules: hog-su20 (recognised from the file's ")
+    assert "valid:" in checked.stdout and "of hog-su20" in checked.stdout
