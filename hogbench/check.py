@@ -9,10 +9,11 @@ times); and it imports and answers every state within the time limit.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hogbench import loading, sandbox
-from hogbench.entrants import Spec, parse_spec
+from hogbench.entrants import Spec, not_a_folder, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
 from hogbench.tables import find_faults
@@ -59,6 +60,8 @@ def check_file(
     """
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     if not spec.is_file:
+        if Path(spec.text).is_dir():
+            raise UsageError(not_a_folder(spec.text))
         raise UsageError(f"check takes a strategy file, not {spec.text!r}")
     report = CheckReport(str(spec.path), rules.key)
     if term is not None:

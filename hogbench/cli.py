@@ -19,9 +19,24 @@ from hogbench.rules import DEFAULT_RULES, DEFAULT_THRESHOLD
 from hogbench.rules import names as rule_names
 from hogbench.views import err, out
 
+#: click's usage errors: a bad option or value. Recent typers carry their own copy of click, so
+#: the class is found from typer's, not imported from click.
+_ClickError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
 
 class _Commands(TyperGroup):
-    """Report hogbench errors as one line on stderr with their exit code (2 usage, 1 failure)."""
+    """Report hogbench errors as one line on stderr with their exit code (2 usage, 1 failure);
+    with --json, also as one JSON object on stdout, ``{"error": ..., "exit": ...}``, so a
+    script reading stdout learns what went wrong (usage errors caught by click included)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        _state["json"] = "--json" in args[: args.index("--") if "--" in args else len(args)]
+        try:
+            return super().parse_args(ctx, args)
+        except _ClickError as exc:  # an option before the command, such as --bogus
+            if not _state["json"]:
+                raise
+            _fail(exc.format_message(), exc.exit_code)
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -29,8 +44,19 @@ class _Commands(TyperGroup):
         except HogbenchError as exc:
             if _state["debug"]:
                 raise
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            raise typer.Exit(exc.exit_code) from None
+            _fail(str(exc), exc.exit_code)
+        except _ClickError as exc:  # click's own usage errors: a bad option or value
+            if not _state["json"]:
+                raise  # click prints them with the command's usage line
+            _fail(exc.format_message(), exc.exit_code)
+
+
+def _fail(message: str, code: int) -> None:
+    """End the command: MESSAGE as one line on stderr and, with --json, as JSON on stdout."""
+    if _state["json"]:
+        print(json.dumps({"error": message, "exit": code}))
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code) from None
 
 
 app = typer.Typer(
@@ -46,7 +72,7 @@ app.add_typer(experiment_app, name="experiment")
 cache_app = typer.Typer(help="hogbench's disk cache: see it, clear it.", no_args_is_help=True)
 app.add_typer(cache_app, name="cache")
 
-_state = {"debug": False}
+_state = {"debug": False, "json": False}
 
 
 # -- shared options ----------------------------------------------------------------------------
@@ -344,15 +370,26 @@ def duel(
 
 
 def _sprt(text: str, alpha: float, beta: float):
+    """The SPRT that --sprt P0,P1 with --alpha and --beta asks for; each option's own problem
+    is blamed on that option."""
     from hogbench.errors import UsageError
     from hogbench.stats import Sprt
 
+    for option, value in (("--alpha", alpha), ("--beta", beta)):
+        if not 0 < value < 0.5:
+            raise UsageError(f"{option} is an error rate above 0 and below 0.5, got {value:g}")
     try:
         p0, p1 = (float(x) for x in text.split(","))
-        return Sprt(p0, p1, alpha, beta)
-    except ValueError as exc:
-        detail = str(exc) if "SPRT" in str(exc) or "alpha" in str(exc) else "two win rates"
-        raise UsageError(f"--sprt takes P0,P1 such as 0.5,0.55 ({detail}), got {text!r}") from None
+    except ValueError:
+        raise UsageError(
+            f"--sprt takes two win rates P0,P1 such as 0.5,0.55, got {text!r}"
+        ) from None
+    if not 0 <= p0 < p1 <= 1:
+        raise UsageError(
+            f"--sprt P0,P1 needs 0 <= P0 < P1 <= 1 (the win rate to reject, then the one to"
+            f" accept), got {text!r}"
+        )
+    return Sprt(p0, p1, alpha, beta)
 
 
 #: Below this many games a duel runs in one process: starting workers costs more than it saves.
@@ -875,7 +912,8 @@ def show(
     option: OptionOpt = None,
     goal: GoalOpt = None,
     step: Annotated[
-        int | None, typer.Option("--step", help="Show every STEP-th score (default: to fit).")
+        int | None,
+        typer.Option("--step", min=1, help="Show every STEP-th score (default: to fit)."),
     ] = None,
     slice_index: Annotated[
         int, typer.Option("--slice", help="Value of a third flag argument (Greed's last).")

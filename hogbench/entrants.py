@@ -46,6 +46,14 @@ class Spec:
 _WRAPPER = re.compile(r"([A-Za-z_]\w*)\((.+)\)")
 
 
+def not_a_folder(head: str) -> str:
+    """What to say when HEAD, given as a strategy, is a folder: its hog.py, if it has one."""
+    hog = Path(head) / "hog.py"
+    if hog.is_file():
+        return f"{head} is a folder, not a strategy file: give its strategy file, {hog}"
+    return f"{head} is a folder, not a strategy file: give the .py file in it that holds one"
+
+
 def parse_spec(text: str) -> Spec:
     """Parse a strategy spec; UsageError when it is malformed or the file is missing."""
     text = text.strip()
@@ -63,9 +71,16 @@ def parse_spec(text: str) -> Spec:
     if head.endswith(".py") or "/" in head or head.endswith(".py)"):
         path = Path(head)
         if path.is_dir():
-            raise UsageError(f"{head} is a folder, not a strategy file (its hog.py?)")
+            raise UsageError(not_a_folder(head))
+        if path.exists() and not path.is_file():
+            raise UsageError(
+                f"{head} is not a regular file (a device, a pipe or a socket), so it holds no"
+                " strategy: give a .py file"
+            )
         if not path.is_file():
             raise UsageError(f"no such strategy file: {head}")
+        if path.suffix != ".py":
+            raise UsageError(f"{head} is not a Python file: a strategy file's name ends in .py")
         function = rest.strip() or None
         if function is not None and not function.isidentifier():
             raise UsageError(f"{text}: {function!r} is not a function name")

@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hogbench import sandbox, verdicts
 from hogbench.cache import load_arrays, save_arrays, table_entry
-from hogbench.entrants import Entrant, Spec, clean_name, parse_spec
+from hogbench.entrants import Entrant, Spec, clean_name, not_a_folder, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
@@ -32,6 +33,8 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
     known = rules.builtins()
     builtin = known.get(spec.function or "")
     if builtin is None:
+        if not spec.params and not spec.kwargs and Path(spec.text).is_dir():
+            raise UsageError(not_a_folder(spec.text))  # a folder named without its slash
         names = ", ".join(known) or "none"
         raise UsageError(
             f"unknown strategy {spec.function!r} for {rules.name} (built-ins: {names})"

@@ -4,6 +4,7 @@ choices that do not exist.)"""
 
 from __future__ import annotations
 
+import json
 import shlex
 
 import pytest
@@ -69,3 +70,69 @@ def test_odd_input_gets_one_line(command, folder, monkeypatch):
     assert result.exit_code in (1, 2), result.output
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ODD)
+def test_with_json_an_error_is_a_json_object_on_stdout_too(command, folder, monkeypatch):
+    """A script that reads stdout learns what went wrong, and the person still sees a line."""
+    monkeypatch.chdir(folder)
+    result = runner.invoke(app, [*shlex.split(command), "--json"])
+    assert result.exit_code in (1, 2), result.output
+    document = json.loads(result.stdout)
+    assert set(document) == {"error", "exit"}, document
+    assert document["exit"] == result.exit_code and document["error"].strip()
+    assert document["error"] in result.stderr and result.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    "args", [["--bogus", "rules", "--json"], ["nosuch", "--json"], ["cache", "nosuch", "--json"]]
+)
+def test_with_json_click_s_own_usage_errors_are_json_too(args):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["exit"] == 2
+
+
+def test_without_json_an_error_prints_nothing_on_stdout(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    result = runner.invoke(app, ["duel", "folder.py", "always_roll:6"])
+    assert result.exit_code == 2 and result.stdout == ""
+
+
+#: Odd input -> what its message must name: the real problem, not a symptom of it.
+NAMED = {
+    "duel adir always_roll:6": "adir is a folder",
+    "duel student always_roll:6": "give its strategy file, student/hog.py",
+    "check adir": "adir is a folder",
+    "duel /etc/passwd always_roll:6": "not a Python file",
+    "check /etc/passwd": "not a Python file",
+    "duel /dev/zero always_roll:6": "not a regular file",
+    "check /dev/zero": "not a regular file",
+    "duel ok.py always_roll:6 --sprt 0.6,0.5": "0 <= P0 < P1 <= 1",
+    "duel ok.py always_roll:6 --sprt 0.5,0.52 --alpha 0": "--alpha is an error rate",
+    "duel ok.py always_roll:6 --sprt 0.5,0.52 --beta 0.7": "--beta is an error rate",
+    "duel ok.py always_roll:6 --sprt 0.5": "two win rates",
+}
+
+
+@pytest.mark.parametrize("command", NAMED)
+def test_odd_input_messages_name_the_real_problem(command, folder, monkeypatch):
+    (folder / "adir").mkdir(exist_ok=True)
+    (folder / "student").mkdir(exist_ok=True)
+    (folder / "student" / "hog.py").write_text("def final_strategy(s, o):\n    return 4\n")
+    monkeypatch.chdir(folder)
+    result = runner.invoke(app, shlex.split(command))
+    assert result.exit_code == 2, result.output
+    message = result.stderr
+    assert NAMED[command] in message, message
+    assert message.count("got") <= 1, message  # said once, about the value given
+    assert "--sprt" not in message or "--sprt" in command and "--alpha" not in command
+
+
+def test_a_tournament_file_may_say_no_sandbox(tmp_path):
+    """The key the code reads is one the file may hold."""
+    toml = tmp_path / "t.toml"
+    toml.write_text('entrants = ["always_roll:4", "always_roll:6"]\nno_sandbox = true\n')
+    from hogbench.tournament import from_toml
+
+    assert from_toml(toml).no_sandbox is True
