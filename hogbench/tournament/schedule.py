@@ -45,7 +45,8 @@ class PairFailure:
 
 def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
     """Exact wherever both sides are tables and the tournament is exact, and for identical
-    tables in any mode: they are exactly even, and no game needs playing to say so."""
+    tables in any mode: one exact pair gives each copy its real seats (the first mover's edge;
+    only the average is 50%, by symmetry), cheaper than games that could only estimate it."""
     if not (a.tableable and b.tableable):
         return "mc"
     return "exact" if mode == "exact" or a.key == b.key else "mc"
