@@ -611,7 +611,11 @@ def play(
     seed: SeedOpt = None,
     first: Annotated[
         Literal["me", "them"] | None,
-        typer.Option("--first", case_sensitive=False, help="Who moves first (default: ask)."),
+        typer.Option(
+            "--first",
+            case_sensitive=False,
+            help="Who moves first (default: as the rules say, else ask).",
+        ),
     ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
@@ -629,6 +633,12 @@ def play(
     bot = load_for_one_game(opponent or rule_set.baseline, rule_set, **door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
+        if first is None and rule_set.person_moves_first:
+            first = "me"
+            out.print(
+                f"You go first, as the rules of {rule_set.name} say (--first them to go second).",
+                highlight=False,
+            )
         while first is None:
             answer = _ask("Do you want to go first? [y/n] ").strip().lower()
             if answer in ("y", "yes", "n", "no"):
@@ -643,10 +653,15 @@ def play(
             out.print(f"[dim]{rule_set.describe_state(state)}[/]", highlight=False)
             while True:
                 try:
-                    return rule_set.parse_choice(_ask(f"Your move ({rule_set.choice_help}): "))
+                    choice = rule_set.parse_choice(_ask(f"Your move ({rule_set.choice_help}): "))
                 except IllegalChoice as exc:
                     problem = str(exc).replace("returned ", "", 1)  # said of strategies
                     out.print(f"[red]{escape(problem)}[/] — try again", highlight=False)
+                    continue
+                refused = rule_set.refusal(state, choice)
+                if refused is None:
+                    return choice
+                out.print(f"[red]{escape(refused)}[/] — try again", highlight=False)
 
         with ExitStack() as stack:
             (bot_decide,) = _deciders(rule_set, [bot], stack)

@@ -46,8 +46,9 @@ def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Ite
     turns = 0
     while True:
         turns += 1
-        choice = deciders[mover](state)
-        step = rules.play_step(state, choice, rng)
+        asked = deciders[mover](state)
+        step = rules.play_step(state, asked, rng)
+        choice = rules.move_taken(state, asked)  # what happened: a hold with nothing rolls
         kind, next_state = step.code & 7, step.code >> 3
         if kind in (OTHER, SAME):
             mine, theirs = rules.scores(next_state)
@@ -70,8 +71,16 @@ def play_game(rules: RuleSet, deciders: tuple[Decide, Decide], seed: int) -> Ite
             mover = 1 - mover if kind == OTHER else mover
             continue
         winner = None if kind == TIE else (mover if kind == WIN else 1 - mover)
-        yield Turn(mover, choice, step, scores, lines, winner, over=True)
+        yield Turn(mover, choice, step, scores, consistent(lines, winner), winner, over=True)
         return
+
+
+def consistent(lines: list[str], winner: int | None) -> list[str]:
+    """The last turn's commentary without a lead change the outcome contradicts: in Greed a
+    player who goes over the goal has the higher score and loses, so "Player 1 takes the lead"
+    is dropped there; so is any lead in a tied game."""
+    wrong = [f"Player {p} takes the lead" for p in (0, 1) if p != winner]
+    return [line for line in lines if not line.startswith(tuple(wrong))]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ A new rule set gets these tests by being registered. The narrated turn (``play_s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from hogbench import exact, simulate
 from hogbench.cli import app
 from hogbench.jit import compiled
 from hogbench.loading import load_entrant
+from hogbench.pairs import player_of
 from hogbench.rules import get_rules, names
 
 runner = CliRunner()
@@ -29,11 +31,12 @@ GOAL = 30
 
 
 def script(rules) -> str:
-    """A person's moves for ``play``: enough of them for a whole game to GOAL."""
+    """A person's moves for ``play``: enough of them for a whole game to GOAL (after the
+    answer to "go first?", where the rules let the person choose)."""
     move = {"greed": "4\n0\n"}.get(rules.name)
     if move is None:
         move = "r\nr\nh\n" if "turn_total" in rules.strategy_args else "5\n"
-    return "y\n" + move * 200
+    return ("" if rules.person_moves_first else "maybe\ny\n") + move * 200
 
 
 @pytest.mark.parametrize("name", names())
@@ -54,11 +57,19 @@ def test_play_takes_a_scripted_game_through_the_cli(name):
     result = runner.invoke(
         app,
         ["play", rules.baseline, "--rules", name, "--goal", str(GOAL), "--seed", "2"],
-        input="maybe\n" + script(rules),
+        input=script(rules),
     )
     assert result.exit_code == 0, result.output
-    assert "please answer y or n" in result.stdout
-    assert "try again" not in result.stdout, result.stdout  # every scripted move was legal
+    if rules.person_moves_first:  # Big Pig: "The user always goes first"
+        assert "You go first" in result.stdout and "go first?" not in result.stdout
+    else:
+        assert "please answer y or n" in result.stdout
+    refused = [
+        line
+        for line in result.stdout.splitlines()
+        if "try again" in line and "nothing to hold yet" not in line
+    ]
+    assert not refused, result.stdout  # every scripted move was legal (a hold at 0 is asked again)
     assert "You win" in result.stdout or " wins " in result.stdout or "tie" in result.stdout
 
 
@@ -85,6 +96,88 @@ def test_the_narrated_turn_is_a_transition_of_the_model(name):
         step = rules.play_step(state, choice, random.Random(rng.random()))
         assert step.code in possible, (name, rules.describe_state(state), choice, step)
         assert all(isinstance(d, int) for d in step.dice)
+
+
+def sample_states(rules, rng, n):
+    """N random live states, and the start of every turn where turns are chains of rolls (a
+    turn total of 0: where a hold has nothing to hold)."""
+    m = rules.model
+    live = [int(x) for x in m.order]
+    states = [rng.choice(live) for _ in range(n)]
+    if m.turn_starts is not None:
+        states += [int(x) for x in rng.sample(list(m.turn_starts), min(n, len(m.turn_starts)))]
+    return states
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_narrated_move_is_the_models_for_hold_and_pass_too(name):
+    """Every choice at random states and at turn starts, holds and passes included: the move
+    narrated (``move_taken``) has the model's transition for the choice made, a move narrated
+    as a hold or a pass shows no dice, and a move whose outcome the dice decide shows them. A
+    hold at turn total 0 in Pig and Big Pig rolls, so it is narrated as a roll."""
+    rules = get_rules(name, GOAL)
+    m = rules.model
+    roll_kind = compiled(m.roll_kind)
+    rng = random.Random(11)
+    for state in sample_states(rules, rng, 60):
+        for choice in (int(c) for c in m.choices):
+            try:
+                rules.choice(choice)
+            except Exception:
+                continue
+            move = rules.move_taken(state, choice)
+            kind = int(roll_kind(m.params, state, choice))
+            assert int(roll_kind(m.params, state, move)) == kind
+            said = rules.describe_choice(move)
+            step = rules.play_step(state, choice, random.Random(rng.random()))
+            if "hold" in said or "pass" in said:
+                assert not step.dice, (name, rules.describe_state(state), said, step)
+            if m.dist_ptr[kind + 1] - m.dist_ptr[kind] > 1:  # a roll: the dice decide
+                assert step.dice and "hold" not in said, (name, rules.describe_state(state), step)
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_last_turns_commentary_agrees_with_the_outcome(name):
+    """No "Player N takes the lead" on the turn that ends a game Player N did not win (Greed:
+    a player goes over the goal, has the higher score, and loses)."""
+    from hogbench.loading import load_for_one_game
+    from hogbench.simulate import decider
+    from hogbench.watch import play_game
+
+    rules = get_rules(name, GOAL)
+    entrant = load_for_one_game(rules.baseline, rules)
+    seen_over = 0
+    with contextlib.ExitStack() as stack:
+        deciders = [decider(rules, player_of(entrant, rules), stack) for _ in range(2)]
+        for seed in range(12):
+            last = list(play_game(rules, tuple(deciders), seed))[-1]
+            leader = (
+                None if last.scores[0] == last.scores[1] else int(last.scores[1] > last.scores[0])
+            )
+            seen_over += leader is not None and leader != last.winner
+            for line in last.commentary:
+                if "takes the lead" in line:
+                    assert line.startswith(f"Player {last.winner} "), (name, seed, last)
+    if name == "greed":
+        assert seen_over  # some game was lost by the higher score: the case this guards
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in names() if "turn_total" in get_rules(n, GOAL).strategy_args]
+)
+def test_play_refuses_a_hold_with_nothing_to_hold_and_says_why(name):
+    rules = get_rules(name, GOAL)
+    first = "" if rules.person_moves_first else "y\n"
+    result = runner.invoke(
+        app,
+        ["play", rules.baseline, "--rules", name, "--goal", str(GOAL), "--seed", "2"],
+        input=first + "h\n" + "r\nr\nh\n" * 200,
+    )
+    assert result.exit_code == 0, result.output
+    assert "nothing to hold yet: your turn total is 0" in result.stdout
+    for line in result.stdout.splitlines():
+        if line.startswith("You hold"):
+            assert "→ banks" in line, line  # a hold never rolls
 
 
 #: Rule sets whose rule functions run only compiled: Greed's turn calls the course's winner, and

@@ -359,6 +359,9 @@ class RuleSet:
     #: A game can end tied (its resolve gives TIE: equal final scores in Greed and Big Pig), so
     #: exact results split a win rate into win, loss and tie chances.
     has_ties: ClassVar[bool] = False
+    #: In ``hogbench play``, the person moves first because the game's text says so (Big Pig:
+    #: "The user always goes first"); False: the person is asked.
+    person_moves_first: ClassVar[bool] = False
 
     def turn_cap(self) -> int | None:
         """Where a game may never end (its model's ``may_never_end``): the turns after which a
@@ -477,6 +480,17 @@ class RuleSet:
 
     def describe_choice(self, choice: int) -> str:
         return f"roll {choice}"
+
+    def move_taken(self, state: int, choice: int) -> int:
+        """The move the rules make of CHOICE at STATE: the choice itself, except where the
+        rules read it as another move (a hold with nothing to hold rolls, in Pig and Big Pig),
+        so that narration says what happened."""
+        return choice
+
+    def refusal(self, state: int, choice: int) -> str | None:
+        """Why a person's CHOICE is not taken at STATE (``hogbench play`` asks again), or None.
+        A strategy's answer is read as ``move_taken`` says instead."""
+        return None
 
     def parse_choice(self, text: str) -> int:
         """A person's typed move (``hogbench play``); IllegalChoice with the reason if bad."""

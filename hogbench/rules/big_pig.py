@@ -285,6 +285,8 @@ class BigPig(RuleSet):
     )
     baseline = "computer"
     has_ties = True  # equal scores after the last round
+    person_moves_first = True  # "The user always goes first and the computer always gets a
+    # final turn to try to win."
 
     @property
     def cap(self) -> int:
@@ -307,6 +309,20 @@ class BigPig(RuleSet):
     def parse_choice(self, text: str) -> int:
         return parse_roll_or_hold(text)
 
+    def move_taken(self, state: int, choice: int) -> int:
+        """A hold with a turn total of 0 rolls: a turn starts with a roll (the model's
+        reading), so a hold there is never narrated as one."""
+        return (
+            ROLL
+            if choice == HOLD and _decode(*self.model.params.tolist(), state)[3] == 0
+            else choice
+        )
+
+    def refusal(self, state: int, choice: int) -> str | None:
+        if choice == HOLD and _decode(*self.model.params.tolist(), state)[3] == 0:
+            return "nothing to hold yet: your turn total is 0, and a turn starts with a roll"
+        return None
+
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         """One decision with a real pair of dice: doubles, snake eyes and Big Pig narrated."""
         m = self.model
@@ -317,6 +333,7 @@ class BigPig(RuleSet):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         value = int(roll_points(*dice))
         code = int(m.resolve(m.params, state, ROLL, value))
+        forced = ["nothing to hold at turn total 0: rolls"] if choice == HOLD else []
         if dice == (1, 1):
             events = [f"snake eyes: +25, turn total {turn_total + 25}"]
         elif value == 0:
@@ -325,6 +342,7 @@ class BigPig(RuleSet):
             events = [f"doubles: +{value}, turn total {turn_total + value}"]
         else:
             events = [f"+{value}, turn total {turn_total + value}"]
+        events = forced + events
         if code & 7 == SAME:
             return Step(dice, events, code)
         if value:  # a roll that ends the turn reached the model's cap (see the readings)

@@ -278,6 +278,16 @@ class Pig(RuleSet):
     def parse_choice(self, text: str) -> int:
         return parse_roll_or_hold(text)
 
+    def move_taken(self, state: int, choice: int) -> int:
+        """A hold with a turn total of 0 rolls: a turn starts with a roll (the model's
+        reading), so a hold there is never narrated as one."""
+        return ROLL if choice == HOLD and self.state_args(state)[2] == 0 else choice
+
+    def refusal(self, state: int, choice: int) -> str | None:
+        if choice == HOLD and self.state_args(state)[2] == 0:
+            return "nothing to hold yet: your turn total is 0, and a turn starts with a roll"
+        return None
+
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         """One decision with a real die (or Piglet's coin): a roll adds to the turn total or
         loses it; a hold banks it."""
@@ -296,6 +306,8 @@ class Pig(RuleSet):
             events = [f"{lost}: loses the turn total of {turn_total}"]
         else:
             events = [f"turn total {turn_total + value}"]
+        if choice == HOLD:
+            events.insert(0, "nothing to hold at turn total 0: rolls")
         final = None
         if code & 7 == WIN:
             events.append(f"reaches {goal}: holds and wins")
