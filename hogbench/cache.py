@@ -2,6 +2,10 @@
 (platformdirs: ~/.cache/hogbench on Linux, ~/Library/Caches/hogbench on macOS).
 
 Everything in it can be rebuilt, so a missing, unreadable or unwritable cache only costs time.
+Every entry is sealed with this user's key (an HMAC over the entry's name, which is its content
+key, and its bytes): an entry altered, or copied in from elsewhere, is rebuilt, never trusted.
+Entries are read without following links and without blocking, so a FIFO or a device put at an
+entry's path is only a missing entry.
 Entries are keyed by content (the table, the rule set, and the source of the code that made
 them), stored compactly (the narrowest integer types, compressed) or, when large and read on
 every run, as they are for mapping into memory. The cache stays under a size cap
@@ -10,11 +14,16 @@ every run, as they are for mapping into memory. The cache stays under a size cap
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
+import io
 import json
 import os
 import secrets
+import stat
+import sys
+import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -96,24 +105,23 @@ def save_arrays(path: Path, **arrays: np.ndarray) -> None:
     stored = {name: _narrowest(np.asarray(a)) for name, a in arrays.items()}
     stored["__dtypes__"] = np.array(json.dumps(dtypes))
 
-    def write(file: BinaryIO) -> None:
-        with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-            for name, array in stored.items():
-                with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, array, allow_pickle=False)
-
-    write_entry(path, write)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for name, array in stored.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+    write_entry(path, _sealed_writer(path, buffer.getbuffer()))
 
 
 def load_arrays(path: Path) -> dict[str, np.ndarray]:
     """The arrays save_arrays kept at PATH, in their own types (OSError, ValueError or
-    KeyError when there is no sound entry). A read counts as a use for the cap."""
+    KeyError when there is no sound entry, or its seal does not hold). A read counts as a use
+    for the cap."""
     import numpy as np
 
-    with np.load(path) as saved:
+    with np.load(io.BytesIO(_unsealed(path, read_entry(path))), allow_pickle=False) as saved:
         dtypes = json.loads(str(saved["__dtypes__"]))
         arrays = {name: saved[name].astype(dtype, copy=False) for name, dtype in dtypes.items()}
-    _touch(path)
     return arrays
 
 
@@ -129,20 +137,110 @@ def save_mapped(path: Path, **arrays: np.ndarray) -> None:
     record = np.zeros((), dtype=np.dtype(fields, align=True))  # aligned: fast field views
     for name, array in arrays.items():
         record[name] = array
-    write_entry(path, lambda f: np.save(f, record))
+    buffer = io.BytesIO()
+    np.save(buffer, record)
+    write_entry(path, _sealed_writer(path, buffer.getbuffer()))
+    _stamp(path)
 
 
 def load_mapped(path: Path) -> dict[str, np.ndarray]:
     """The arrays save_mapped kept at PATH, as read-only views of the mapped file (OSError or
-    ValueError when there is no sound entry). A read counts as a use for the cap."""
+    ValueError when there is no sound entry, or its seal does not hold).
+
+    Checking the seal reads the whole file, which mapping was meant to avoid (hog-su20's 45 MB
+    took 0.13 s to hash, measured): it is checked once, and a sealed stamp of the file's inode,
+    size and change times (which no one but root can set back) says so to later runs. The
+    stamp's use, not the file's, counts for the cap: touching the file would change them."""
     import numpy as np
 
-    record = np.load(path, mmap_mode="r")
+    if not _stamped(path):
+        with open_entry(path) as file:
+            _unsealed(path, file.read())
+        _stamp(path)
+    record = np.load(path, mmap_mode="r")  # the seal after the array is not mapped
     if record.dtype.names is None or record.shape != ():
         raise ValueError(f"{path} is not a record of arrays")
-    arrays = {name: np.asarray(record[name]) for name in record.dtype.names}
+    return {name: np.asarray(record[name]) for name in record.dtype.names}
+
+
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".stamp")
+
+
+def _mark(path: Path) -> list[int]:
+    info = os.stat(path, follow_symlinks=False)
+    return [info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+
+
+def _stamped(path: Path) -> bool:
+    stamp = read_sealed(_stamp_path(path), f"stamp:{path.name}")
+    try:
+        return stamp is not None and stamp.get("mark") == _mark(path)
+    except OSError:
+        return False
+
+
+def _stamp(path: Path) -> None:
+    try:
+        write_sealed(_stamp_path(path), f"stamp:{path.name}", {"mark": _mark(path)})
+    except OSError:
+        pass
+
+
+#: What ends every sealed entry: this marker, then the seal (32 bytes).
+SEAL_MARK = b"\0hogbench-seal\0"
+SEAL_BYTES = len(SEAL_MARK) + 32
+
+
+def _mac(path: Path, payload: bytes | memoryview) -> bytes:
+    """The seal of an entry: over its name (its content key), so an entry copied over another
+    is caught too, and its bytes."""
+    mac = hmac.new(_secret(), os.fsencode(path.name) + b"\0", hashlib.sha256)
+    mac.update(payload)
+    return mac.digest()
+
+
+def _sealed_writer(path: Path, payload: memoryview) -> Callable[[BinaryIO], object]:
+    seal = SEAL_MARK + _mac(path, payload)
+
+    def write(file: BinaryIO) -> None:
+        file.write(payload)
+        file.write(seal)
+
+    return write
+
+
+def _unsealed(path: Path, data: bytes) -> memoryview:
+    """DATA's payload if its seal holds; ValueError if not (an altered or foreign entry)."""
+    view = memoryview(data)
+    payload, mark, seal = view[:-SEAL_BYTES], view[-SEAL_BYTES:-32], view[-32:]
+    if len(data) < SEAL_BYTES or bytes(mark) != SEAL_MARK:
+        raise ValueError(f"{path.name}: not a sealed entry")
+    if not hmac.compare_digest(bytes(seal), _mac(path, payload)):
+        raise ValueError(f"{path.name}: its seal does not hold (altered, or not made here)")
+    return payload
+
+
+def open_entry(path: Path) -> BinaryIO:
+    """An entry opened for reading: never through a link, never blocking on a FIFO or a
+    device (OSError for anything but a regular file)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_entry(path: Path) -> bytes:
+    """An entry's bytes (see open_entry); a read counts as a use for the cap."""
+    with open_entry(path) as file:
+        data = file.read()
     _touch(path)
-    return arrays
+    return data
 
 
 def _narrowest(array: np.ndarray) -> np.ndarray:
@@ -218,11 +316,11 @@ def info() -> dict[str, object]:
     """Where the cache is, how big, what it holds by kind, and its cap."""
     root = cache_root()
     kinds: dict[str, dict[str, int]] = {}
-    for path, stat in entries(root):
+    for path, status in entries(root):
         kind = path.relative_to(root).parts[0] if path.parent != root else "other"
         entry = kinds.setdefault(kind, {"entries": 0, "bytes": 0})
         entry["entries"] += 1
-        entry["bytes"] += stat.st_size
+        entry["bytes"] += status.st_size
     return {
         "path": str(root),
         "bytes": sum(k["bytes"] for k in kinds.values()),
@@ -235,10 +333,10 @@ def info() -> dict[str, object]:
 def clear() -> dict[str, int]:
     """Remove every entry (the next runs rebuild what they need); the sealing key stays."""
     freed = removed = 0
-    for path, stat in entries():
+    for path, status in entries():
         try:
             path.unlink()
-            freed += stat.st_size
+            freed += status.st_size
             removed += 1
         except OSError:
             pass
@@ -249,37 +347,69 @@ def write_entry(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write one cache entry with WRITE(file): to a temporary file first, so readers never see
     half an entry; then keep the cache under its cap. An unwritable cache only costs time, so
     errors are ignored."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary: Path | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temporary, "wb") as file:
+        # A fresh name made with O_EXCL: never a FIFO or a link someone put there first.
+        fd, name = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
+        temporary = Path(name)
+        with os.fdopen(fd, "wb") as file:
             write(file)
             size = file.tell()
         os.replace(temporary, path)
     except OSError:
-        temporary.unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         return
     _after_write(size)
 
 
+#: Keys of this process by cache folder: a key that cannot be read or kept is made for the run.
+_keys: dict[Path, bytes] = {}
+
+
 def _secret() -> bytes:
     """This user's key for sealing cache entries, made on first use (readable by the user
-    alone). A sealed entry that was altered, or copied in from elsewhere, is not trusted."""
-    path = cache_root() / "secret"
+    alone). A sealed entry that was altered, or copied in from elsewhere, is not trusted.
+
+    A key file that cannot be read (a folder, a FIFO, no permission) costs only time: one
+    line says so, and this run seals with a key of its own, so nothing kept is trusted."""
+    path = cache_root() / SECRET
+    if path in _keys:
+        return _keys[path]
+    key = _read_key(path)
+    if key is None:
+        key = secrets.token_bytes(32)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(key)
+        except FileExistsError:
+            key = _read_key(path) or _unreadable_key(path, key)
+        except OSError:
+            pass  # an unwritable cache: entries written this run cannot be read back anyway
+    _keys[path] = key
+    return key
+
+
+def _read_key(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
-    except OSError:
-        pass
-    key = secrets.token_bytes(32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-    except FileExistsError:
-        return path.read_bytes()
-    except OSError:
-        pass  # an unwritable cache: entries written this run cannot be read back anyway
+        with open_entry(path) as file:
+            key = file.read(65)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return _unreadable_key(path, secrets.token_bytes(32), exc.strerror)
+    return key if len(key) == 32 else _unreadable_key(path, secrets.token_bytes(32), "damaged")
+
+
+def _unreadable_key(path: Path, key: bytes, why: str | None = "unreadable") -> bytes:
+    print(
+        f"hogbench: warning: the cache's key {path} cannot be used ({why}): nothing kept in"
+        " the cache is trusted this run; remove the file to make a new key",
+        file=sys.stderr,
+    )
     return key
 
 
@@ -297,12 +427,11 @@ def write_sealed(path: Path, key: str, entry: dict) -> None:
 def read_sealed(path: Path, key: str) -> dict | None:
     """The entry at PATH if it is whole, made for KEY and unaltered; else None (rebuilt)."""
     try:
-        record = json.loads(path.read_bytes())
+        record = json.loads(read_entry(path))
         entry = record["entry"]
         body = json.dumps(entry, sort_keys=True).encode()
         if record["key"] != key or not hmac.compare_digest(record["seal"], _seal(key, body)):
             return None
-        _touch(path)
         return entry if isinstance(entry, dict) else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None

@@ -4,8 +4,15 @@ killed run, host paths in messages, Ctrl-C."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -68,3 +75,105 @@ def test_an_impossible_store_in_a_tournament_file_is_one_line(classroom):
         'name = "t"\nrules = "hog-su21"\nentrants = ["subs"]\nstore = "/proc/nope/x.sqlite"\n'
     )
     one_line_error(runner.invoke(app, ["tournament", "t.toml"]), "/proc/nope")
+
+
+# -- the cache: every entry sealed, special files never block ----------------------------------
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_a_tampered_built_in_table_is_rebuilt_not_trusted(cache_dir):
+    from hogbench import cache
+    from hogbench.loading import load_entrant
+    from hogbench.rules import get_rules
+
+    rules = get_rules("hog-su21", 30)
+    honest = load_entrant("always_roll:4", rules).table.choices.copy()
+    (path,) = (cache_dir / "builtin-tables").glob("*.npz")
+    # An attacker writes a well-formed entry of its own: always roll 10.
+    forged = cache_dir / "forged.npz"
+    cache.save_arrays(forged, choices=np.full_like(honest, 10))
+    data = forged.read_bytes()
+    path.write_bytes(data[: -cache.SEAL_BYTES])  # unsealed
+    assert (load_entrant("always_roll:4", rules).table.choices == honest).all()
+    path.write_bytes(data)  # sealed, but for another entry's name
+    assert (load_entrant("always_roll:4", rules).table.choices == honest).all()
+    assert (cache.load_arrays(path)["choices"] == honest).all()  # and made again
+
+
+def test_sealed_arrays_and_mapped_arrays_refuse_any_change(cache_dir):
+    from hogbench import cache
+
+    rows = cache_dir / "rows" / "a.npz"
+    cache.save_arrays(rows, codes=np.arange(1000))
+    data = bytearray(rows.read_bytes())
+    data[len(data) // 2] ^= 1
+    rows.write_bytes(bytes(data))
+    with pytest.raises(ValueError):
+        cache.load_arrays(rows)
+    mapped = cache_dir / "memory" / "m.npy"
+    cache.save_mapped(mapped, ptr=np.arange(10_000, dtype=np.int64))
+    assert cache.load_mapped(mapped)["ptr"][-1] == 9_999  # checked, then stamped
+    assert cache.load_mapped(mapped)["ptr"][-1] == 9_999  # the stamp holds: not read again
+    before = mapped.stat()
+    with open(mapped, "r+b") as f:  # one byte of the array changed in place, times set back
+        f.seek(before.st_size // 2)
+        byte = f.read(1)
+        f.seek(before.st_size // 2)
+        f.write(bytes([byte[0] ^ 1]))
+    os.utime(mapped, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(ValueError):
+        cache.load_mapped(mapped)
+
+
+def test_fifos_in_the_cache_never_block(cache_dir):
+    """Every entry of a warm cache, and the key, replaced by a FIFO: the next run finishes."""
+    env = {**os.environ, "HOGBENCH_CACHE": str(cache_dir)}
+    args = [sys.executable, "-m", "hogbench", "duel", "always_roll:4", "always_roll:5"]
+    args += ["--rules", "hog-su21", "--goal", "40", "--exact", "--json"]
+    first = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    files = [p for p in cache_dir.rglob("*") if p.is_file()]
+    assert files
+    for path in files:
+        path.unlink()
+        os.mkfifo(path)
+    again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["win_rate"] == json.loads(first.stdout)["win_rate"]
+    assert "Traceback" not in again.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "unreadable"])
+def test_an_unusable_key_file_is_one_line_not_a_traceback(kind):
+    top = Path(tempfile.mkdtemp(prefix="hogbench-key-"))  # one an ordinary user can reach
+    top.chmod(0o755)
+    cache_dir = top / "cache"
+    cache_dir.mkdir()
+    try:
+        _unusable_key(cache_dir, kind)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def _unusable_key(cache_dir: Path, kind: str) -> None:
+    key = cache_dir / "secret"
+    if kind == "folder":
+        key.mkdir()
+    else:
+        key.write_bytes(b"x" * 32)
+        key.chmod(0)
+    env = {**os.environ, "HOGBENCH_CACHE": str(cache_dir)}
+    args = [sys.executable, "-m", "hogbench", "duel", "always_roll:4", "always_roll:5"]
+    args += ["--rules", "hog-su21", "--goal", "40", "--exact"]
+    if kind == "unreadable" and os.geteuid() == 0:
+        args = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *args]
+        cache_dir.chmod(0o777)
+        env["HOME"] = "/tmp"
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    warnings = [line for line in done.stderr.splitlines() if "cache's key" in line]
+    assert len(warnings) == 1, done.stderr

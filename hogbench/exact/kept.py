@@ -12,6 +12,7 @@ the rows of a pair it would evaluate in one pass (``ROWS_PASS``), or its memory 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -141,7 +142,7 @@ def _memory_entry(rules: RuleSet) -> Path:
 
 def _load_memory_rows(rules: RuleSet) -> dict[str, np.ndarray] | None:
     path = _memory_entry(rules)
-    if not path.exists():
+    if not os.path.exists(path):  # False, not an error, for a folder that cannot be read
         return None
     try:
         return load_mapped(path)
