@@ -529,7 +529,8 @@ def review(
         digest = snapshot(spec.path, spec.share).digest
     except StrategyError:
         digest = None
-    key = f"term-report:{_source_digest()}:{digest}:{asked}:{imports}:{spec.function}"
+    limit = sandbox_options.get("time_limit")
+    key = f"term-report:{_source_digest()}:{digest}:{asked}:{imports}:{limit}:{spec.function}"
     path = cache.cache_root() / "terms" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
     kept = cache.read_sealed(path, key) if digest else None
     if kept is not None:
@@ -538,7 +539,7 @@ def review(
         )
         return (rules or get_rules(report.rules.split(":")[0], goal, **options)), report
     chosen, report = _review(spec, rules, goal, options, sandbox_options)
-    if digest and report.problem is None:
+    if digest:  # a file whose functions hang is not run again each time either
         cache.write_sealed(path, key, report.to_dict())
     return chosen, report
 

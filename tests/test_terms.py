@@ -265,3 +265,30 @@ def test_the_readmes_check_recognises_summer_2020():
     assert checked.exit_code == 0, checked.output
     assert checked.stdout.startswith("rules: hog-su20 (recognised from the file's ")
     assert "valid:" in checked.stdout and "of hog-su20" in checked.stdout
+
+
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        ("def is_swap(a, b):\n    while True:\n        pass\n", "timed out"),
+        ("import sys\n\ndef free_bacon(score):\n    sys.exit(3)\n", "exited the interpreter"),
+        ("import os\n\ndef free_bacon(score):\n    os._exit(0)\n", ""),
+    ],
+)
+def test_a_course_function_that_hangs_or_exits_costs_the_default_only(tmp_path, body, problem):
+    """The probe is a door for submitted code like any other: a function that never returns
+    or ends the worker leaves the default rules, says why, and is not probed again."""
+    path = _write(tmp_path, body)
+    rules, report = terms.review(path, None, time_limit=1)
+    assert rules.name == DEFAULT_RULES and report.how == "default"
+    assert report.line.endswith("the default (the file's functions could not be called)")
+    assert problem in report.problem
+    again = terms.review(path, None, time_limit=1)[1]
+    assert again.to_dict() == report.to_dict()
+
+
+def test_a_course_function_returning_something_huge_is_shown_short(tmp_path):
+    path = _write(tmp_path, "def free_bacon(score):\n    return list(range(10**6))\n")
+    _, report = terms.review(path, get_rules("hog-fa19"))
+    (found,) = report.disagreements
+    assert found.returned.startswith("returns [0, 1, 2") and len(found.text) < 400
