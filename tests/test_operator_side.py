@@ -177,3 +177,19 @@ def _unusable_key(cache_dir: Path, kind: str) -> None:
     assert "Traceback" not in done.stderr
     warnings = [line for line in done.stderr.splitlines() if "cache's key" in line]
     assert len(warnings) == 1, done.stderr
+
+
+def test_the_sandbox_variable_alone_turns_nothing_off(classroom, monkeypatch):
+    """HOGBENCH_SANDBOX=off left in a profile must not run a class unsandboxed: without
+    --no-sandbox it is ignored, and one line says so."""
+    from hogbench.sandbox import bwrap
+
+    monkeypatch.setenv("HOGBENCH_SANDBOX", "off")
+    monkeypatch.setattr(bwrap, "_env_noted", False)
+    monkeypatch.setattr(bwrap, "bwrap_path", lambda: None)  # a machine without bubblewrap
+    result = runner.invoke(app, ["tournament", "subs"])
+    assert result.exit_code == 2, result.output
+    assert "bwrap (bubblewrap) is not installed" in result.output
+    assert "--no-sandbox to run them anyway" in result.output
+    assert "HOGBENCH_SANDBOX is ignored" in result.output
+    assert not list(classroom.rglob("*.sqlite"))

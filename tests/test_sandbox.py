@@ -105,7 +105,7 @@ def bwrap(monkeypatch):
 
 @pytest.fixture
 def fallback(monkeypatch):
-    monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+    monkeypatch.setattr(bwrap_module, "turned_off", lambda request=None: True)  # --no-sandbox
 
 
 @pytest.fixture
@@ -327,7 +327,7 @@ def test_require_sandbox_refuses_without_bwrap(monkeypatch):
         load_entrant(str(FILES / "good_su21.py"), rules, require_sandbox=True, cache=False)
     with pytest.raises(HogbenchError, match="refusing"):
         check_file(str(FILES / "good_su21.py"), rules, require_sandbox=True)
-    monkeypatch.setenv(sandbox.SANDBOX_ENV, "off")
+    monkeypatch.setattr(bwrap_module, "turned_off", lambda request=None: True)  # --no-sandbox
     with pytest.raises(HogbenchError, match="the sandbox is turned off"):
         sandbox.LiveStrategy(str(FILES / "good_su21.py"), rules, require_sandbox=True)
 

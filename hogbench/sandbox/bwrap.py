@@ -33,7 +33,7 @@ WORKER = Path(__file__).with_name("worker.py").resolve()
 SECCOMP = Path(__file__).with_name("seccomp.py").resolve()
 WORKER_FILES = (WORKER, SECCOMP)
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
-SANDBOX_ENV = "HOGBENCH_SANDBOX"  # "off": run workers without bwrap (limits only)
+SANDBOX_ENV = "HOGBENCH_SANDBOX"  # no longer read: only --no-sandbox turns the sandbox off
 STARTUP_SECONDS = 10.0
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
@@ -62,10 +62,25 @@ def bwrap_path() -> str | None:
 
 
 def turned_off(request: Request | None = None) -> bool:
-    """Whether the user asked for no sandbox (--no-sandbox, or HOGBENCH_SANDBOX=off)."""
+    """Whether the user asked for no sandbox: --no-sandbox (no_sandbox in the request) alone.
+
+    HOGBENCH_SANDBOX=off once turned it off too, so a setting left in a shell's profile ran a
+    whole tournament unsandboxed without a word on the command line. It means nothing now;
+    where it is set, one line says so."""
+    global _env_noted
     if request is not None and request.no_sandbox:
         return True
-    return os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no", "false")
+    if os.environ.get(SANDBOX_ENV, "").strip() and not _env_noted:
+        _env_noted = True
+        print(
+            f"hogbench: note: {SANDBOX_ENV} is ignored; pass --no-sandbox to run submissions"
+            " without the sandbox",
+            file=sys.stderr,
+        )
+    return False
+
+
+_env_noted = False
 
 
 #: Said once when a run goes on without bwrap because its files are hogbench's own.
