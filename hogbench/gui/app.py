@@ -422,7 +422,8 @@ def cell(library: Library, rules, mine, opponent, where: tuple[int, ...]) -> dic
     else:
         x = int(m.canonical[o]) if m.canonical is not None else int(states[0])
         weight[x] = 1.0
-        weighted = "a state play does not reach: its representative state"
+        weighted = "play does not reach it: the values at its representative state"
+        weighted = weighted if len(states) > 1 else ""
     values = figures.state_values(rules, analysis.best, weight)
     choice = int(mine.table.choices[o])
     best = float(values.max())
