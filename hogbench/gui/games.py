@@ -114,6 +114,9 @@ class PlayGame:
         except IllegalChoice as exc:
             raise UsageError(str(exc).replace("returned ", "", 1)) from None
         state = self.waiting
+        refused = self.rules.refusal(state, choice)  # as hogbench play asks again
+        if refused is not None:
+            raise UsageError(refused)
         self.moves.append(Move(state, self.rules.describe_state(state), choice))
         self._pending.append(choice)
         self._advance()
