@@ -3,6 +3,7 @@
 The course's own names work here with the course's semantics (rule set hog-su21 by default):
 
 >>> from hogbench import always_roll, average_win_rate, make_averaged, max_scoring_num_rolls
+>>> from hogbench import run_experiments, winner
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ _EXPORTS = {
     "make_averaged": "hogbench.experiments",
     "max_scoring_num_rolls": "hogbench.experiments",
     "roll_dice": "hogbench.experiments",
+    "run_experiments": "hogbench.experiments",
+    "winner": "hogbench.experiments",
     "four_sided": "hogbench.dice",
     "make_fair_dice": "hogbench.dice",
     "make_test_dice": "hogbench.dice",

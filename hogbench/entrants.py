@@ -92,13 +92,15 @@ def parse_spec(text: str) -> Spec:
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if eq:
-            kwargs[key.strip()] = _number(value.strip(), text)
+            kwargs[key.strip()] = _parameter(value.strip(), text)
         else:
-            params.append(_number(part, text))
+            params.append(_parameter(part, text))
     return Spec(text, function=head, params=tuple(params), kwargs=tuple(kwargs.items()))
 
 
-def _number(value: str, spec: str) -> Any:
+def _parameter(value: str, spec: str) -> Any:
+    """A built-in's parameter: a number, a truth value, or another built-in by name (Greed's
+    improve:strat=sample1, as the course writes improve(sample1))."""
     for kind in (int, float):
         try:
             return kind(value)
@@ -106,7 +108,9 @@ def _number(value: str, spec: str) -> Any:
             pass
     if value in ("True", "False", "true", "false"):
         return value.lower() == "true"
-    raise UsageError(f"{spec}: parameter {value!r} is not a number")
+    if value.isidentifier():
+        return Spec(value, function=value)
+    raise UsageError(f"{spec}: parameter {value!r} is neither a number nor a built-in's name")
 
 
 @dataclass

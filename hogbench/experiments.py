@@ -81,6 +81,13 @@ def always_roll(n: int) -> Callable:
     return strategy
 
 
+def baseline_strategy(rules: RuleSet) -> Callable:
+    """The rule set's baseline as a strategy function (the same opponent the CLI uses)."""
+    from hogbench.loading import builtin_strategy, parse_spec
+
+    return builtin_strategy(parse_spec(rules.baseline), rules)
+
+
 def average_win_rate(
     strategy: Callable,
     baseline: Callable | None = None,
@@ -89,7 +96,8 @@ def average_win_rate(
     rules: str | RuleSet = DEFAULT_RULES,
     seed: int | None = None,
 ) -> float:
-    """Return the average win rate of STRATEGY against BASELINE (default always_roll(6)),
+    """Return the average win rate of STRATEGY against BASELINE (default: the rule set's
+    baseline, as the CLI uses: always_roll(6) in Summer 2021, always_roll(4) in Summer 2020),
     averaging over TRIALS_COUNT games with STRATEGY first and as many with it second.
 
     Deterministic strategies become decision tables and play on the compiled engine;
@@ -98,11 +106,62 @@ def average_win_rate(
     from hogbench.pairs import play_pair
 
     rules = get_rules(rules) if isinstance(rules, str) else rules
-    baseline = always_roll(6) if baseline is None else baseline
+    baseline = baseline_strategy(rules) if baseline is None else baseline
     players = [_in_process_player(s, rules) for s in (strategy, baseline)]
     seed = random.randrange(2**63) if seed is None else seed
     played = play_pair(rules, *players, "mc", 2 * trials_count, seed)
     return (played.first + played.second) / 2
+
+
+def winner(
+    strategy0: Callable,
+    strategy1: Callable,
+    *,
+    rules: str | RuleSet = DEFAULT_RULES,
+    seed: int | None = None,
+) -> int:
+    """Return 0 if strategy0 wins against strategy1, and 1 otherwise (the course's winner:
+    one game, strategy0 moving first; a tie is "otherwise"). Played on the rule set's own turn,
+    the one ``watch`` narrates, with random dice from SEED."""
+    from hogbench.watch import play_game
+
+    rules = get_rules(rules) if isinstance(rules, str) else rules
+
+    def decider(strategy: Callable) -> Callable[[int], int]:
+        return lambda state: rules.choice(strategy(*rules.state_args(state)))
+
+    seed = random.randrange(2**63) if seed is None else seed
+    *_, last = play_game(rules, (decider(strategy0), decider(strategy1)), seed)
+    return 0 if last.winner == 0 else 1
+
+
+def run_experiments(
+    strategies: dict[str, Callable] | None = None,
+    *,
+    rules: str | RuleSet = DEFAULT_RULES,
+    trials_count: int = 1000,
+    seed: int | None = None,
+) -> dict[str, float]:
+    """Run a series of strategy experiments and report results (the course's
+    run_experiments): the max scoring number of dice for six-sided dice (Hog), then each of
+    STRATEGIES' average win rate against the baseline, printed as the course prints them.
+    STRATEGIES maps a name to a strategy; by default always_roll(6) in a Hog term, the
+    baseline itself in the cousins. Returns the win rates by name."""
+    rules = get_rules(rules) if isinstance(rules, str) else rules
+    if rules.dice_points is not None:
+        six_sided_max = max_scoring_num_rolls(six_sided, trials_count, rules=rules.name)
+        print("Max scoring num rolls for six-sided dice:", six_sided_max)
+    if strategies is None:
+        strategies = (
+            {"always_roll(6)": always_roll(6)}
+            if rules.dice_points is not None
+            else {rules.baseline: baseline_strategy(rules)}
+        )
+    rates = {}
+    for name, strategy in strategies.items():
+        rates[name] = average_win_rate(strategy, trials_count=trials_count, rules=rules, seed=seed)
+        print(f"{name} win rate:", rates[name])
+    return rates
 
 
 def _in_process_player(strategy: Callable, rules: RuleSet) -> Player:

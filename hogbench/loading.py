@@ -40,8 +40,9 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
             f"unknown strategy {spec.function!r} for {rules.name} (built-ins: {names})"
         )
     params = [builtin_strategy(p, rules) if isinstance(p, Spec) else p for p in spec.params]
+    kwargs = {k: builtin_strategy(v, rules) if isinstance(v, Spec) else v for k, v in spec.kwargs}
     try:
-        return builtin.make(*params, **dict(spec.kwargs))
+        return builtin.make(*params, **kwargs)
     except (TypeError, AssertionError, ValueError) as exc:
         # A TypeError names the maker (a lambda inside the rule set); the built-in's help
         # names its parameters, which is what the user needs.

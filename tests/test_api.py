@@ -79,3 +79,43 @@ def test_always_roll_checks_its_argument():
     assert always_roll(0)(10, 20) == 0
     with pytest.raises(AssertionError):
         always_roll(11)
+
+
+def test_winner_plays_one_game_with_the_courses_answer():
+    """winner(s0, s1) is 0 when s0 wins, else 1; over many games its mean is the chance that
+    strategy1 wins, which a plain recursion gives (always_roll(5) first against always_roll(3),
+    goal 100 by default)."""
+    from hogbench import winner
+
+    games = 600
+    second_wins = sum(winner(always_roll(5), always_roll(3), seed=s) for s in range(games))
+    truth = 1 - su21_win_probability(lambda s, o: 5, lambda s, o: 3, 100)
+    assert abs(second_wins / games - truth) < 4 * math.sqrt(truth * (1 - truth) / games)
+    assert winner(always_roll(5), always_roll(3), seed=1) in (0, 1)
+
+
+def test_the_baseline_comes_from_the_rule_set_in_python_as_in_the_cli():
+    """hog-su20's baseline is always_roll(4): a strategy that is always_roll(4) scores 50%
+    against it, by symmetry of the paired games; against always_roll(6) it would not."""
+    rate = average_win_rate(always_roll(4), rules="hog-su20", trials_count=2000, seed=1)
+    assert rate == pytest.approx(0.5, abs=1e-12)
+    other = average_win_rate(always_roll(6), rules="hog-su20", trials_count=2000, seed=1)
+    assert other != pytest.approx(0.5, abs=1e-3)
+
+
+def test_run_experiments_prints_as_the_course_does(capsys):
+    from hogbench import run_experiments
+
+    rates = run_experiments(trials_count=200, seed=1)
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith("Max scoring num rolls for six-sided dice: ")
+    assert said[1].startswith("always_roll(6) win rate: ")
+    assert rates["always_roll(6)"] == pytest.approx(0.5, abs=1e-12)  # against itself
+    greed = run_experiments(
+        {"sample2": __import__("hogbench.rules.greed").rules.greed.sample2},
+        rules="greed",
+        trials_count=200,
+        seed=1,
+    )
+    assert 0 < greed["sample2"] < 1
+    assert "Max scoring" not in capsys.readouterr().out  # a Hog experiment only

@@ -404,6 +404,14 @@ def test_greed_improve_spec():
         load_entrant("improve(nothing)", rules)
     with pytest.raises(UsageError):
         load_entrant("sample1(sample2)", rules)
+    # a built-in takes another built-in as a parameter by name, as improve(sample2) does
+    by_name = load_entrant("improve:strat=sample2", rules).table
+    assert np.array_equal(by_name.choices, improved.choices)
+    assert np.array_equal(load_entrant("improve:sample2", rules).table.choices, improved.choices)
+    with pytest.raises(UsageError, match="unknown strategy 'nothing'"):
+        load_entrant("improve:strat=nothing", rules)
+    with pytest.raises(UsageError, match="neither a number nor a built-in"):
+        load_entrant("improve:strat=3-x", rules)
 
 
 def test_greed_last_turn_by_hand():
