@@ -2,10 +2,10 @@
 
 A student's ``hog.py`` defines the course functions of its term: ``free_bacon`` and ``is_swap``
 in Fall 2019, ``piggy_points`` and ``more_boar`` in Summer 2021, ``boar_brawl`` and
-``sus_points`` since Fall 2023. Their names alone say little (``free_bacon`` means seven
-different rules across the terms), so hogbench calls them, in the sandboxed worker (the only door
-for submitted code), on probe values, and compares what they return with what every registered
-Hog term's own functions return. The term whose functions agree is the file's term.
+``sus_points`` since Fall 2023. Their names alone say little (``free_bacon`` is nine different
+rules across eighteen terms), so hogbench calls them, in the sandboxed worker (the only door for
+submitted code), on probe values, and compares what they return with what every registered Hog
+term's own functions return. The term whose functions agree is the file's term.
 
 The same results, compared at every state with the rule set used, list the file's rule functions
 that disagree with it: a strategy that calls its own buggy ``more_boar`` decides on what that
@@ -66,8 +66,13 @@ CHECK_CALLS = 10_000
 DICE_CALLS = 2_000
 #: Of those, the argument lists each term's functions are compared on to recognise the term.
 SAMPLE_CALLS = 250
-#: Disagreements shown per function.
-SHOWN = 1
+#: The rule a course function carries out, where its name is not the rule's (for the
+#: disagreement's wording: "Fall 2019's Swine Swap says True (...)").
+RULE_OF = {
+    "is_swap": "Swine Swap", "feral_bonus": "Feral Hogs", "is_perfect_piggy": "Perfect Piggy",
+    "tail_points": "Pig Tail", "square_points": "Square Swine", "square_update": "Square Swine",
+    "sus_points": "Sus Fuss", "sus_update": "Sus Fuss",
+}  # fmt: skip
 #: Class attributes a term that only renames another sets: their rules are the same.
 RENAMING = frozenset(
     {"name", "title", "__module__", "__doc__", "__qualname__", "__firstlineno__",
@@ -381,9 +386,11 @@ class TermReport:
         if self.warning:
             shown.append(f"warning: {self.warning}")
         shown += [f"note: {d.text}" for d in self.disagreements]
-        if self.checked and not self.disagreements:
+        wrong = {d.function for d in self.disagreements}
+        agreeing = [name for name in self.checked if name not in wrong]
+        if agreeing:
             shown.append(
-                f"note: the file's {_names(self.checked)} agree with"
+                f"note: the file's {_names(agreeing)} agree with"
                 f" {self.rules.split(':')[0]}'s at every state tried"
             )
         return shown
@@ -429,16 +436,17 @@ def _agreement(probed: dict[str, list[Any]], term: str, goal: int) -> tuple[list
 
 def recognise(probed: dict[str, list[Any]], goal: int) -> tuple[list[str], list[str]]:
     """The terms whose course functions the file's agree with best (one alias group when the
-    term is known), and the functions that say so. Each term scores its telling functions that
-    agree less those that disagree; the best score above 0 wins."""
+    term is known), and the functions that say so: most telling functions agreeing, then
+    fewest disagreeing. A file of Fall 2019 with a buggy is_swap still fits the terms whose
+    free_bacon it has (Fall 2019 and Summer 2019, alike)."""
     tells = telling(goal)
-    scores: dict[str, tuple[int, list[str]]] = {}
+    scores: dict[str, tuple[tuple[int, int], list[str]]] = {}
     for term in catalogue(goal)["terms"]:
         agree, disagree = _agreement(probed, term, goal)
         agree = [n for n in agree if n in tells]
-        scores[term] = (len(agree) - len([n for n in disagree if n in tells]), agree)
-    best = max((s for s, _ in scores.values()), default=0)
-    if best <= 0:
+        scores[term] = ((len(agree), -len([n for n in disagree if n in tells])), agree)
+    best = max((s for s, _ in scores.values()), default=(0, 0))
+    if best[0] == 0:
         return [], []
     winners = [term for term, (s, _) in scores.items() if s == best]
     # The term's own rules first (free_bacon, is_swap), then the simulator's functions that
@@ -454,7 +462,7 @@ def check_functions(
     """Compare each of the file's course functions that RULES has with RULES' own at every
     argument list of its grid: the functions compared, and the first disagreement of each."""
     checked, found = [], []
-    rule_names = {name.lower().replace(" ", "_"): (name, text) for name, text in rules.rule_lines}
+    rule_text = {name.lower(): (name, text) for name, text in rules.rule_lines}
     for name, function in course_functions(rules.name).items():
         if name not in probed:
             continue
@@ -478,7 +486,8 @@ def check_functions(
             continue
         args, theirs, ours = first
         shown_args = ", ".join(_shown(a) for a in args)
-        rule, explained = rule_names.get(name, (name, None))
+        rule_name = RULE_OF.get(name, name.replace("_", " ")).lower()
+        rule, explained = rule_text.get(rule_name, (name, None))
         returned = (
             f"raises {theirs.kind}"
             if isinstance(theirs, sandbox.Raised)

@@ -292,3 +292,22 @@ def test_a_course_function_returning_something_huge_is_shown_short(tmp_path):
     _, report = terms.review(path, get_rules("hog-fa19"))
     (found,) = report.disagreements
     assert found.returned.startswith("returns [0, 1, 2") and len(found.text) < 400
+
+
+def test_a_buggy_file_still_fits_the_terms_of_its_correct_functions(tmp_path):
+    """Fall 2019's free_bacon beside an is_swap of no term: Fall 2019 and Summer 2019 (whose
+    Free Bacon is the same) fit alike, and the line says so rather than 'no term'."""
+    path = _write(
+        tmp_path,
+        "def free_bacon(score):\n    return 10 - min(score % 10, score // 10 % 10)\n\n"
+        "def is_swap(player_score, opponent_score):\n    return player_score == opponent_score\n",
+    )
+    rules, report = terms.review(path, None)
+    assert rules.name == DEFAULT_RULES and set(report.candidates) == {"hog-fa19", "hog-su19"}
+    assert "the file's free_bacon fit hog-fa19, hog-su19 alike" in report.line
+    _, given = terms.review(path, get_rules("hog-fa19"))
+    assert [d.function for d in given.disagreements] == ["is_swap"]
+    assert (
+        given.lines()[-1]
+        == "note: the file's free_bacon agree with hog-fa19's at every state tried"
+    )
