@@ -169,6 +169,9 @@ def main_options(
     ] = False,
 ) -> None:
     _state["debug"] = debug
+    from hogbench.submission import clean_leftovers
+
+    clean_leftovers()  # private copies a run killed with kill -9 left under $TMPDIR
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -54,7 +54,7 @@ class Snapshot:
     def materialize(self) -> Path:
         """Write the files into a fresh private folder, read-only; the caller removes it with
         ``remove``."""
-        folder = Path(tempfile.mkdtemp(prefix="hogbench-entrant-"))
+        folder = private_folder("entrant")
         for name, data in self.files.items():
             target = folder / name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -67,15 +67,119 @@ class Snapshot:
         return folder
 
 
-def remove(folder: Path) -> None:
-    """Remove a materialized copy (its folders are read-only: make them writable first)."""
-    for path in [folder, *folder.rglob("*")]:
-        if path.is_dir() and not path.is_symlink():
+def private_folder(kind: str) -> Path:
+    """A fresh folder under $TMPDIR, readable by this user alone, named for KIND and for this
+    process, so that a later run can tell the leftovers of one killed with kill -9 (which runs
+    no clean-up) from the folders of a run still going (``clean_leftovers``)."""
+    return Path(tempfile.mkdtemp(prefix=f"hogbench-{kind}-{os.getpid()}-"))
+
+
+_PRIVATE = re.compile(r"hogbench-[a-z]+-(\d+)-")
+
+
+def clean_leftovers(folder: Path | None = None) -> int:
+    """Remove the private folders (``private_folder``) that processes now gone left in FOLDER
+    ($TMPDIR by default); this user's only. Returns how many were removed."""
+    folder = Path(tempfile.gettempdir()) if folder is None else folder
+    removed = 0
+    try:
+        listing = os.scandir(folder)
+    except OSError:
+        return 0
+    with listing:
+        for entry in listing:
+            found = _PRIVATE.match(entry.name)
             try:
-                path.chmod(0o755)
+                if not found or not entry.is_dir(follow_symlinks=False):
+                    continue
+                if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                    continue
             except OSError:
-                pass
-    shutil.rmtree(folder, ignore_errors=True)
+                continue
+            if not _alive(int(found[1])):
+                remove(Path(entry.path))
+                removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+def remove(folder: Path) -> None:
+    """Remove a private folder however it was left: read-only folders (a materialized copy),
+    or a tree thousands deep that a worker run without the sandbox made in its scratch folder
+    (shutil.rmtree recurses, and fails there). One descriptor is held at a time."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        _quietly(os.unlink, folder)
+        return
+    _quietly(os.chmod, folder, 0o700)
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    below: list[str] = []
+    stuck: list[set[str]] = [set()]  # per level: folders that could not be entered
+    while True:
+        sub = None
+        try:
+            names = os.listdir(fd)
+        except OSError:
+            names = []
+        for name in names:
+            if name in stuck[-1]:
+                continue
+            try:
+                mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if not stat.S_ISDIR(mode):
+                _quietly(os.unlink, name, dir_fd=fd)
+                continue
+            _quietly(os.chmod, name, 0o700, dir_fd=fd, follow_symlinks=False)
+            sub = name
+            break
+        if sub is not None:
+            try:
+                inner = os.open(sub, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError:
+                stuck[-1].add(sub)
+                continue
+            os.close(fd)
+            fd = inner
+            below.append(sub)
+            stuck.append(set())
+        elif below:
+            up = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = up
+            stuck.pop()
+            name = below.pop()
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                stuck[-1].add(name)  # something in it stays: leave it
+        else:
+            os.close(fd)
+            break
+    _quietly(os.rmdir, folder)
+
+
+def _quietly(action, *args, **kwargs) -> None:  # noqa: ANN001
+    try:
+        action(*args, **kwargs)
+    except OSError:
+        pass
 
 
 def snapshot(path: Path, share: Path | None = None) -> Snapshot:

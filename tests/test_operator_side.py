@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -193,3 +194,36 @@ def test_the_sandbox_variable_alone_turns_nothing_off(classroom, monkeypatch):
     assert "--no-sandbox to run them anyway" in result.output
     assert "HOGBENCH_SANDBOX is ignored" in result.output
     assert not list(classroom.rglob("*.sqlite"))
+
+
+# -- a run killed with kill -9 -----------------------------------------------------------------
+def test_private_copies_left_by_a_killed_run_are_removed_at_the_next_start(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp), "HOGBENCH_CACHE": str(tmp_path / "cache")}
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\ntime.sleep(60)\n\ndef final_strategy(score, opponent_score):\n    return 4\n"
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-m", "hogbench", "check", str(slow)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not list(temp.glob(f"hogbench-entrant-{run.pid}-*")):
+        assert time.monotonic() < deadline and run.poll() is None, "no private copy was made"
+        time.sleep(0.1)
+    run.kill()  # kill -9: no clean-up runs
+    run.wait()
+    left = list(temp.glob("hogbench-*"))
+    assert left  # what kill -9 leaves
+    other = temp / "hogbench-entrant-1-keep"  # pid 1 is alive: a running process's folder
+    other.mkdir()
+    again = subprocess.run(
+        [sys.executable, "-m", "hogbench", "cache", "info"], env=env, capture_output=True
+    )
+    assert again.returncode == 0, again.stderr
+    assert not any(path.exists() for path in left)
+    assert other.exists()

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 from hogbench.errors import UsageError
@@ -97,8 +95,10 @@ def importable(extra: tuple[str, ...]) -> Path:
     hogbench included."""
     import atexit
 
-    folder = Path(tempfile.mkdtemp(prefix="hogbench-imports-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    from hogbench.submission import private_folder, remove
+
+    folder = private_folder("imports")  # removed at exit, or by a later run if we are killed
+    atexit.register(remove, folder)
     for path in importable_paths(extra):
         (folder / path.name).symlink_to(path)
     return folder

@@ -7,7 +7,6 @@ import json
 import math
 import os
 import select
-import shutil
 import signal
 import struct
 import subprocess
@@ -23,6 +22,7 @@ from hogbench.sandbox.imports import COURSE_MODULES, importable, importable_path
 from hogbench.sandbox.limits import CPU_CHECK_SECONDS, cpu_used
 from hogbench.sandbox.protocol import Lines, clean, format_size, parse_message
 from hogbench.sandbox.request import Request
+from hogbench.submission import private_folder, remove
 
 KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
 
@@ -66,7 +66,7 @@ class Worker:
             argv = [*bwrap_args(exe, folder, visible), "--", *argv]
             home = "/tmp"  # private to this worker
         else:
-            self.scratch = home = tempfile.mkdtemp(prefix="hogbench-worker-")
+            self.scratch = home = str(private_folder("worker"))  # removed by a later run if we die
         env = {
             "PATH": "/usr/bin:/bin",
             "HOME": home,
@@ -182,7 +182,7 @@ class Worker:
             os.close(fd)
         self.positions.close()
         if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            remove(Path(self.scratch))  # however deep the worker made it
 
 
 class Capture:
