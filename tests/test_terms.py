@@ -311,3 +311,22 @@ def test_a_buggy_file_still_fits_the_terms_of_its_correct_functions(tmp_path):
         given.lines()[-1]
         == "note: the file's free_bacon agree with hog-fa19's at every state tried"
     )
+
+
+def test_watch_plays_under_the_recognised_term():
+    path = str(FILES / "terms" / "hog-fa22" / "hog.py")
+    watched = CliRunner().invoke(app, ["watch", path, "--seed", "3", "--json"])
+    assert watched.exit_code == 0, watched.output
+    assert json.loads(watched.stdout)["rules"].startswith("hog-fa22")
+
+
+def test_the_registry_names_rule_sets_and_the_cache_knows_no_rule_set():
+    """Term recognition lives in terms.py; the cache is given a rule set's identity as a plain
+    string, so neither the registry nor a rule set reaches into the cache, nor it into them."""
+    package = Path(__file__).parent.parent / "hogbench"
+    registry = (package / "rules" / "__init__.py").read_text()
+    assert "from hogbench import cache" not in registry and "probe" not in registry
+    assert "hogbench.cache" not in registry
+    kept = (package / "cache.py").read_text()
+    assert "__mro__" not in kept and "hogbench.rules" not in kept
+    assert isinstance(get_rules("hog-fa19").identity, str)
