@@ -839,6 +839,31 @@ def gauntlet(
 
 
 @app.command()
+def new(
+    file: Annotated[str, typer.Argument(help="The file to write, e.g. my_hog.py.")],
+    rules: RulesOpt = DEFAULT_RULES,
+    force: Annotated[bool, typer.Option("--force", help="Replace the file if it exists.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write a starter strategy file for a rule set (the contest's blank template for
+    hog-contest, TEAM_NAME included)."""
+    from hogbench.starter import write_starter
+
+    rule_set = _rules(rules, None, None)
+    path = write_starter(rule_set, file, overwrite=force)
+    function = rule_set.strategy_names[0]
+    if as_json:
+        _print_json({"file": str(path), "rules": rule_set.name, "function": function})
+        return
+    out.print(
+        f"wrote {escape(str(path))}: {function}({', '.join(rule_set.strategy_args)}) for"
+        f" {rule_set.name}; try `hogbench check --rules {rule_set.name} {escape(str(path))}`",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+@app.command()
 def solve(
     rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
