@@ -330,3 +330,26 @@ def test_the_registry_names_rule_sets_and_the_cache_knows_no_rule_set():
     kept = (package / "cache.py").read_text()
     assert "__mro__" not in kept and "hogbench.rules" not in kept
     assert isinstance(get_rules("hog-fa19").identity, str)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"probed": {"free_bacon": [1, 2]}}',  # not the number of results asked for
+        '{"probed": {"not_asked": [1]}}',
+        '{"probed": [1, 2, 3]}',
+        '{"probed": {"free_bacon": [{"raised": 5}]}}',
+    ],
+)
+def test_a_file_that_forges_the_probes_reply_is_refused(tmp_path, reply):
+    """The worker runs the submission in its own process: a file that replaces the worker's
+    reply gets nothing from it but the default rules and the reason."""
+    path = _write(
+        tmp_path,
+        "import __main__, json\n"
+        f"__main__._probed = lambda found: json.loads({reply!r})\n\n"
+        "def free_bacon(score):\n    return 1\n",
+    )
+    rules, report = terms.review(path, None)
+    assert rules.name == DEFAULT_RULES and report.how == "default"
+    assert "broke the protocol" in report.problem
