@@ -81,3 +81,63 @@ def unparsed(figure: Any) -> Any:
         text.set_parse_math(False)
         text.set_usetex(False)
     return figure
+
+
+def without_host_paths(text: str, private: tuple[str, ...] = ()) -> str:
+    """TEXT with the host's own paths replaced by short names: a message about a submission
+    (an ImportError quoting ``/root/.pyenv/.../json/__init__.py``, a traceback) tells nobody
+    where this machine keeps Python, hogbench or its temporary folders, or whose home it is.
+
+    PRIVATE are folders the message may name that mean nothing to the reader (a submission's
+    private copy): their paths are shown relative to them."""
+    for folder in sorted(private, key=len, reverse=True):
+        if folder:
+            text = text.replace(folder.rstrip("/") + "/", "").replace(folder, ".")
+    text = _host_pattern().sub(lambda m: _host_labels()[m[1]], text)
+    # The folder of links to the modules a worker may import stands for where they are.
+    return re.sub(r"<tmp>/hogbench-imports-\d+-\w+", "<site-packages>", text)
+
+
+def _host_labels() -> dict[str, str]:
+    import os
+    import sys
+    import sysconfig
+    import tempfile
+    from pathlib import Path
+
+    found = _host_cache.get("labels")
+    if found is not None:
+        return found
+    labels: dict[str, str] = {}
+    _host_cache["labels"] = labels
+
+    def add(path: str | None, label: str) -> None:
+        if path and len(path) > 1 and path not in labels:
+            labels[os.path.normpath(path)] = label
+
+    paths = sysconfig.get_paths()
+    for key in ("purelib", "platlib"):
+        add(paths.get(key), "<site-packages>")
+    for key in ("stdlib", "platstdlib"):
+        add(paths.get(key), "<python>")
+    add(str(Path(__file__).resolve().parent), "<hogbench>")
+    add(str(Path(__file__).parent), "<hogbench>")
+    for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix):
+        add(prefix, "<python>")
+    add(os.path.dirname(sys.executable), "<python>")
+    add(tempfile.gettempdir(), "<tmp>")
+    add(os.path.expanduser("~"), "~")
+    return labels
+
+
+_host_cache: dict[str, Any] = {}
+
+
+def _host_pattern() -> re.Pattern[str]:
+    pattern = _host_cache.get("pattern")
+    if pattern is None:
+        prefixes = sorted(_host_labels(), key=len, reverse=True)
+        # A prefix counts only as a whole path part: /usr/lib must not eat /usr/library.
+        pattern = re.compile("(" + "|".join(map(re.escape, prefixes)) + r")(?=/|\b|$)")
+        _host_cache["pattern"] = pattern
+    return pattern

@@ -227,3 +227,35 @@ def test_private_copies_left_by_a_killed_run_are_removed_at_the_next_start(tmp_p
     assert again.returncode == 0, again.stderr
     assert not any(path.exists() for path in left)
     assert other.exists()
+
+
+# -- messages ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from json import nothing\n",  # the ImportError quotes json's file
+        "from numpy import nothing\n",  # ... numpy's, through the folder of importable links
+        "import os, sys\nraise RuntimeError(os.__file__ + str(sys.path))\n",
+        "def final_strategy(score, opponent_score):\n    import json\n    json.loads('{')\n",
+    ],
+)
+def test_messages_show_no_host_path(tmp_path, monkeypatch, source):
+    import sysconfig
+    import tempfile as temp
+
+    import hogbench
+
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text(
+        source + "\ndef final_strategy(score, opponent_score):\n    return 4\n"
+        if "final_strategy" not in source
+        else source
+    )
+    result = runner.invoke(app, ["check", "mine.py"])
+    assert result.exit_code == 1, result.output
+    host = {sys.prefix, sys.base_prefix, sysconfig.get_paths()["stdlib"], temp.gettempdir()}
+    host |= {sysconfig.get_paths()["purelib"], str(Path(hogbench.__file__).parent)}
+    text = result.output.replace("\n", "")
+    for path in host:
+        assert path not in text, (path, result.output)

@@ -16,6 +16,7 @@ from typing import Any
 from hogbench.bundled import is_bundled
 from hogbench.entrants import Spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError
+from hogbench.names import without_host_paths
 from hogbench.rules import course_functions_not_strategies
 from hogbench.rules.base import RuleSet
 from hogbench.sandbox.bwrap import INSIDE, STARTUP_SECONDS
@@ -191,7 +192,9 @@ class Session:
         self.worker.close()
         if not detail and output:
             detail = self.worker.output()[0]
-        return StrategyError(self.where, problem, state, detail)
+        private = (str(self.folder),)  # no host path in what is shown: its own files by name
+        problem = without_host_paths(problem, private)
+        return StrategyError(self.where, problem, state, without_host_paths(detail, private))
 
     def malformed(self, what: str) -> StrategyError:
         # No output: the worker is killed mid-stream, and what it printed then only misleads.
