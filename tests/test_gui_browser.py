@@ -26,7 +26,6 @@ from selenium.common.exceptions import (  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from hogbench import exact  # noqa: E402
@@ -107,12 +106,16 @@ def width(driver, pixels: int) -> None:
 
 
 def navigate(driver, act) -> None:
-    """Do ACT, which loads a new page, and wait until the new page is there."""
-    old = driver.find_element(By.TAG_NAME, "html")
+    """Do ACT, which loads a new page, and wait until the new page is there: the old page's
+    window carries a mark that a new document does not."""
+    driver.execute_script("window.hogbenchOldPage = true")
     act()
-    WebDriverWait(driver, WAIT, poll_frequency=0.02).until(ec.staleness_of(old))
-    WebDriverWait(driver, WAIT, poll_frequency=0.02).until(
-        lambda d: d.execute_script("return document.readyState") == "complete"
+    WebDriverWait(
+        driver, WAIT, poll_frequency=0.02, ignored_exceptions=(WebDriverException,)
+    ).until(
+        lambda d: d.execute_script(
+            "return window.hogbenchOldPage === undefined && document.readyState === 'complete'"
+        )
     )
 
 
