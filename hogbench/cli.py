@@ -207,6 +207,12 @@ def _file_rules(
     return rule_set, report
 
 
+def _with_term(data: dict, term) -> dict:
+    """A command's JSON with, under ``term``, which rules were used and why (and the check of
+    the file's own rule functions), when the rules came from a file."""
+    return {**data, "term": term.to_dict()} if term is not None else data
+
+
 def _first_file(*specs: str) -> str:
     """The first of SPECS that names a file (which the rules are recognised from), else ''."""
     from hogbench.entrants import parse_spec
@@ -364,10 +370,7 @@ def duel(
         if close:
             close()
     if as_json:
-        data = result.to_dict()
-        if term is not None:
-            data["term"] = term.to_dict()
-        _print_json(data)
+        _print_json(_with_term(result.to_dict(), term))
         return
     views.duel(result)
 
@@ -587,7 +590,7 @@ def watch(
     from hogbench.loading import load_for_one_game
     from hogbench.watch import Transcript, play_game
 
-    rule_set, _ = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
+    rule_set, term = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
     entrants = [
         load_for_one_game(a, rule_set, **door),
         load_for_one_game(b or rule_set.baseline, rule_set, **door),
@@ -600,7 +603,7 @@ def watch(
         turns = list(play_game(rule_set, _deciders(rule_set, entrants, stack), seed))
     game = Transcript(rule_set.key, seed, names, turns)
     if as_json:
-        _print_json(game.to_dict())
+        _print_json(_with_term(game.to_dict(), term))
     else:
         views.transcript(game, rule_set)
 
@@ -827,13 +830,13 @@ def gauntlet(
         raise UsageError("give opponents with --against (files, globs or built-in specs)")
     if games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
-    rule_set, _ = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
+    rule_set, term = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     progress = None if as_json else views.PairProgress(err)
     me, rows = tm.gauntlet(
         rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live, **door
     )
     if as_json:
-        _print_json(report.gauntlet_data(me, rows, threshold))
+        _print_json(_with_term(report.gauntlet_data(me, rows, threshold), term))
         return
     report.print_report(out, report.gauntlet_report(me, rows, threshold))
 
@@ -928,7 +931,7 @@ def analyze(
     if png:
         plots.require()
         _output_file(png, "--png")
-    rule_set, _ = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
+    rule_set, term = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     from hogbench.loading import load_entrant
 
     mine = load_entrant(strategy, rule_set, **door)
@@ -943,7 +946,7 @@ def analyze(
             f"{result.a.name} vs {result.b_name}: win probability given up ({rule_set.key})",
         )  # fmt: skip
     if as_json:
-        _print_json(result.to_dict(worst, png))
+        _print_json(_with_term(result.to_dict(worst, png), term))
     else:
         views.analysis(result, worst, by, png)
 

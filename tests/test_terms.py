@@ -317,7 +317,11 @@ def test_watch_plays_under_the_recognised_term():
     path = str(FILES / "terms" / "hog-fa22" / "hog.py")
     watched = CliRunner().invoke(app, ["watch", path, "--seed", "3", "--json"])
     assert watched.exit_code == 0, watched.output
-    assert json.loads(watched.stdout)["rules"].startswith("hog-fa22")
+    data = json.loads(watched.stdout)
+    assert data["rules"].startswith("hog-fa22") and data["term"]["recognised"] == "hog-fa22"
+    ran = CliRunner().invoke(app, ["gauntlet", path, "-a", "always_roll:4", "--json"])
+    assert ran.exit_code == 0, ran.output
+    assert json.loads(ran.stdout)["term"]["how"] == "recognised"
 
 
 def test_the_registry_names_rule_sets_and_the_cache_knows_no_rule_set():
