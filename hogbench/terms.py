@@ -463,7 +463,10 @@ def check_functions(
     argument list of its grid: the functions compared, and the first disagreement of each."""
     checked, found = [], []
     rule_text = {name.lower(): (name, text) for name, text in rules.rule_lines}
-    for name, function in course_functions(rules.name).items():
+    functions = course_functions(rules.name)
+    # The rules first (more_boar), then the simulator (take_turn), then helpers (is_prime).
+    for name in sorted(functions, key=lambda n: (n in HELPERS, n in SIMULATOR, n)):
+        function = functions[name]
         if name not in probed:
             continue
         results = _results_for(probed, name, function.kinds, rules.goal)
