@@ -108,7 +108,19 @@ def _evaluate_rows_grid(rows, order, tabs_a, index, tabs_b, wa, wb):
     which the compiler vectorised across outcomes instead, gathering every value on its own;
     0.34 for a loop of eight over an array, which went through memory). Indices are
     unsigned, which spares numba's check for negative ones; B's places trade as above, which
-    spares a flip of every successor's place (0.30 ms with it)."""
+    spares a flip of every successor's place (0.30 ms with it).
+
+    Where the time goes (16 such tables, CPU time, medians on a busy machine): 0.14-0.16 ms a
+    pair; 0.07-0.09 ms with the same rows and arithmetic when every successor's place is made
+    0 or 1, so its values are always in the first-level cache; 0.25 ms with the places
+    shuffled. So about half is waiting for values: a pass keeps 64 pairs' values, 1 KB a
+    state in each of wa and wb, and a level's successors span some 36 levels (about 7 MB),
+    far more than a core's 1 MB second-level cache. Tried and not kept, as the whole
+    evaluate_grid was no faster, measured side by side: entries as one 32-bit code (place,
+    and the index of its chance among Hog's 288), a state's rows side by side, places by
+    position in the order (the kernel alone 1.07 times faster, 1.49 with the values near);
+    the values on 64-byte boundaries; four partial sums per row; asking for the next
+    state's successor values early."""
     n = len(order)
     c0 = rows[0][0]
     _, row_ptr, _, row_to, row_p = rows
