@@ -213,6 +213,17 @@ def _with_term(data: dict, term) -> dict:
     return {**data, "term": term.to_dict()} if term is not None else data
 
 
+def _other_file_term(file: str, rule_set, door: dict):
+    """How a second strategy file's own rule functions fare under RULE_SET (chosen from the
+    first), or None when FILE is not a file."""
+    from hogbench import terms
+    from hogbench.entrants import parse_spec
+
+    if not file or not parse_spec(file).is_file:
+        return None
+    return terms.review(file, rule_set, **door)[1]
+
+
 def _first_file(*specs: str) -> str:
     """The first of SPECS that names a file (which the rules are recognised from), else ''."""
     from hogbench.entrants import parse_spec
@@ -323,7 +334,12 @@ def duel(
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
 
-    rule_set, term = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
+    first = _first_file(a, b)
+    rule_set, term = _file_rules(first, rules, goal, option, door, not as_json)
+    other_term = _other_file_term(b if first and first == a else "", rule_set, door)
+    if other_term is not None and not as_json:
+        for line in other_term.lines()[1:]:  # the rules are said once, above
+            err.print(escape(f"{b}: {line}"), highlight=False, soft_wrap=True)
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     test = _sprt(sprt, alpha, beta) if sprt else None
@@ -370,7 +386,8 @@ def duel(
         if close:
             close()
     if as_json:
-        _print_json(_with_term(result.to_dict(), term))
+        data = _with_term(result.to_dict(), term)
+        _print_json({**data, "other_term": other_term.to_dict()} if other_term else data)
         return
     views.duel(result)
 

@@ -357,3 +357,14 @@ def test_a_file_that_forges_the_probes_reply_is_refused(tmp_path, reply):
     rules, report = terms.review(path, None)
     assert rules.name == DEFAULT_RULES and report.how == "default"
     assert "broke the protocol" in report.problem
+
+
+def test_a_duel_of_two_files_checks_the_second_under_the_firsts_term():
+    fa19, su21 = (str(FILES / "terms" / t / "hog.py") for t in ("hog-fa19", "hog-su21"))
+    dueled = CliRunner().invoke(app, ["duel", fa19, su21, "-n", "200"])
+    assert dueled.exit_code == 0, dueled.output
+    assert f"{su21}: warning: the file's more_boar" in dueled.stderr
+    assert "agree with hog-su21's (--rules hog-su21)" in dueled.stderr
+    data = json.loads(CliRunner().invoke(app, ["duel", fa19, su21, "-n", "200", "--json"]).stdout)
+    assert data["term"]["recognised"] == "hog-fa19"
+    assert data["other_term"]["rules"].startswith("hog-fa19") and data["other_term"]["warning"]
