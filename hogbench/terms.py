@@ -569,7 +569,7 @@ def _review(
         probed = sandbox.probe_functions(spec, default, _probes(goal_used), **sandbox_options)
     except StrategyError as exc:
         how = "given" if rules else "default"
-        line = f"rules: {default.key}" + (
+        line = f"rules: {_label(default)}" + (
             "" if rules else ", the default (the file's functions could not be called)"
         )
         return default, TermReport(str(spec.path), default.key, how, line, problem=exc.problem)

@@ -281,7 +281,10 @@ def test_a_course_function_that_hangs_or_exits_costs_the_default_only(tmp_path, 
     path = _write(tmp_path, body)
     rules, report = terms.review(path, None, time_limit=1)
     assert rules.name == DEFAULT_RULES and report.how == "default"
-    assert report.line.endswith("the default (the file's functions could not be called)")
+    assert (
+        report.line
+        == f"rules: {DEFAULT_RULES}, the default (the file's functions could not be called)"
+    )
     assert problem in report.problem
     again = terms.review(path, None, time_limit=1)[1]
     assert again.to_dict() == report.to_dict()
