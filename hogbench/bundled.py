@@ -26,6 +26,16 @@ from collections.abc import Iterable
 
 #: strategies/ file -> SHA-256 of its content (tests/test_bundled.py keeps this true)
 MANIFEST: dict[str, str] = {
+    "greed/test01_one_die.py": "47a1ed1ac187884025e2f05f40a7a72186cdb62e86c3583843e10332817a9fa0",
+    "greed/test02_three_to_fifty.py": "0120e589ed9a63d4b83f8b3ef9936280c89f8d054398ce0f8da1cd5a2b3ce74b",
+    "greed/test03_eight_to_seventy.py": "33ca701fdfdac7e556f4d8f72b9bb0605ea60c45c7090ed417f8a24dbbf09ca5",
+    "greed/test04_catch_up.py": "9ce6a4d12b0fdae220c0fc65ab1ef05b3ddc5a64695d3af77d14eac27dec65b4",
+    "greed/test05_room_third.py": "b3a4ca48e02fa3a3f308594513860de013b72919c747e2947d8bfbd1fc51b79a",
+    "greed/test06_half_the_room.py": "c70ed0eca592efac18c500ee522f833f8b3a73080eec8656152a5d6a54322ad6",
+    "greed/test07_careful_counter.py": "f52692ab15ac361ec7a6143e031fb11a15cfff01bfdd22acb08353d4c047f52f",
+    "greed/test08_last_turn_counter.py": "618fa3db1e8e5626e99c040464a439d9cedec0412e65d193c0f18cffc6004901",
+    "greed/test09_pass_judge.py": "d441394e03489a1a1c037ac0315bf17b3030beb77a9af10f0d87c680930286b7",
+    "greed/test10_patient_judge.py": "7d74baaaa948fa5e553b98b145b1b43fa45205f7dc46532ad4d66de20e8b0f81",
     "hog_contest/always_roll_0.py": "9a751787f90f4935c70d64129834727c911e41ec2f380f45de4691e16045c4cd",
     "hog_contest/always_roll_4.py": "e88eaa4ddd7d1f3675ed6df56b99f947eda2a7c406d0fa918654ee4a9fb68e6e",
     "hog_contest/always_roll_6.py": "875883afa3237756f3316324a0f0046420b9bf09a37f05a573c378b145933ce0",

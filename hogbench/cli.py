@@ -533,6 +533,50 @@ def win_rate(
         views.win_rate(result)
 
 
+@experiment_app.command("test-strat")
+def test_strat(
+    file: Annotated[str, typer.Argument(help="Your Greed strategy file (myStrategy).")],
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "-n",
+            "--games",
+            help="Monte Carlo games per match, half in each seating, as the course's"
+            " testStrat(myStrategy, 10000) plays (default: exact win rates).",
+        ),
+    ] = None,
+    seed: SeedOpt = None,
+    require_sandbox: RequireSandboxOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    allow_import: AllowImportOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The Greed course's testStrat: your strategy against each of the ten bundled test
+    strategies (strategies/greed/, weakest first), and the seed's 30-second rule."""
+    door = _door(require_sandbox, no_sandbox, allow_import)
+    from hogbench.check import check_file
+    from hogbench.errors import UsageError
+    from hogbench.experiments import test_strat as run_test_strat
+
+    exact = games is None
+    if not exact and games < 1:
+        raise UsageError(f"-n must be at least 1, got {games}")
+    rule_set = _rules("greed", None, None)
+    report = check_file(file, rule_set, **door)
+    if not report.valid:
+        if as_json:
+            _print_json(report.to_dict())
+        else:
+            views.lines(report.lines)
+        raise typer.Exit(1)
+    seed = None if exact else (DEFAULT_SEED if seed is None else seed)
+    result = run_test_strat(rule_set, file, games or 0, seed, exact, report.seconds, **door)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        views.test_strat(result)
+
+
 @experiment_app.command("sweep")
 def sweep(
     strategy: Annotated[str, typer.Argument(help="A built-in, e.g. bacon_strategy:num_rolls=6.")],

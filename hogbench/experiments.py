@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from hogbench.dice import six_sided
-from hogbench.errors import StrategyError
+from hogbench.errors import StrategyError, UsageError
 from hogbench.players import LivePlayer, Player, TablePlayer
 from hogbench.rules import DEFAULT_RULES, get_rules
 from hogbench.rules.base import RuleSet, dice_distribution
@@ -333,3 +334,105 @@ class Sweep:
             "best": self.best.value,
             "points": [asdict(p) for p in self.points],
         }
+
+
+#: The Greed field bundled with hogbench: test strategies of graded strength, test01 the
+#: weakest, as the course's pr1testing module gives its students.
+GREED_FIELD = Path(__file__).resolve().parent.parent / "strategies" / "greed"
+#: The Greed seed's rule: "Running pr1testing.testStrat(myStrategy, 10000) ... should take no
+#: more than 30 seconds."
+TEST_STRAT_SECONDS = 30.0
+#: The games per match of the seed's testStrat(myStrategy, 10000), for the time estimate.
+TEST_STRAT_GAMES = 10_000
+
+
+def greed_field() -> list[Path]:
+    """The bundled Greed test strategies, weakest first."""
+    field = sorted(GREED_FIELD.glob("test*.py"))
+    if not field:
+        raise UsageError(
+            f"the bundled Greed field is missing ({GREED_FIELD}): hogbench was installed"
+            " without its strategies folder"
+        )
+    return field
+
+
+@dataclass(frozen=True)
+class StratTest:
+    """The Greed course's testStrat: one strategy against each test strategy of the field,
+    and the seed's 30-second rule, estimated from how fast the strategy answered here."""
+
+    strategy: str
+    matches: list  # a DuelResult per test strategy, weakest first
+    seconds_per_call: float | None  # the strategy's own time per call, import included
+    calls: float  # calls the seed's testStrat(strategy, 10000) makes, expected exactly
+
+    @property
+    def beaten(self) -> int:
+        return sum(1 for m in self.matches if beats(m) is True)
+
+    @property
+    def estimated_seconds(self) -> float | None:
+        return None if self.seconds_per_call is None else self.seconds_per_call * self.calls
+
+    @property
+    def within_time(self) -> bool | None:
+        estimate = self.estimated_seconds
+        return None if estimate is None else estimate <= TEST_STRAT_SECONDS
+
+    def to_dict(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "beaten": self.beaten,
+            "field": len(self.matches),
+            "matches": [{"beats": beats(m), **m.to_dict()} for m in self.matches],
+            "seconds_per_call": self.seconds_per_call,
+            "test_strat_calls": self.calls,
+            "test_strat_seconds": self.estimated_seconds,
+            "limit_seconds": TEST_STRAT_SECONDS,
+            "within_time": self.within_time,
+        }
+
+
+def beats(match) -> bool | None:
+    """Whether A beats B (win rate above 50%): exact, or by Monte Carlo when its 95% interval
+    is clear of 50% (None: undecided by these games)."""
+    if match.exact:
+        return match.total.win_rate > 0.5
+    low, high = match.interval
+    return True if low > 0.5 else (False if high < 0.5 else None)
+
+
+def test_strat(
+    rules: RuleSet,
+    spec: str,
+    games: int = TEST_STRAT_GAMES,
+    seed: int = 0,
+    exact_mode: bool = False,
+    seconds: float | None = None,
+    **door,
+) -> StratTest:
+    """The Greed course's testStrat(SPEC, GAMES): a match against each bundled test strategy
+    (GAMES games, half in each seating, or exact), with the estimated time of the seed's own
+    testStrat(SPEC, 10000), at SECONDS to import and answer every state twice (check's
+    measure), against its 30-second rule."""
+    from hogbench import exact
+    from hogbench.duel import run_duel
+    from hogbench.loading import load_entrant
+
+    if rules.name != "greed":
+        raise UsageError(f"test-strat is the Greed course's testStrat; --rules is {rules.name}")
+    mine = load_entrant(spec, rules, **door)
+    matches, calls = [], 0.0
+    for path in greed_field():
+        them = load_entrant(str(path), rules, **door)
+        matches.append(run_duel(rules, mine, them, games, seed, 1, exact_mode))
+        if mine.table is not None and them.table is not None:
+            # the strategy's expected decisions in a game, averaged over the seatings
+            policies = (exact.table_policy(rules.model, e.table.choices) for e in (mine, them))
+            mine_moves, _ = exact.reach(rules, *policies)
+            calls += float(mine_moves.sum()) * TEST_STRAT_GAMES
+    per_call = None
+    if seconds is not None:
+        per_call = seconds / (2 * len(list(rules.observations())))
+    return StratTest(mine.name, matches, per_call, calls)

@@ -15,7 +15,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from hogbench.duel import DuelResult
-    from hogbench.experiments import Sweep, TurnScoreExperiment
+    from hogbench.experiments import StratTest, Sweep, TurnScoreExperiment
     from hogbench.plots import View
     from hogbench.rules.base import RuleSet
     from hogbench.solve import Analysis, Solved, StateLoss
@@ -244,6 +244,37 @@ def win_rate(result: DuelResult) -> None:
         f" [bold]{result.total.win_rate:.6f}[/] ({how})",
         highlight=False,
     )
+
+
+def test_strat(t: StratTest) -> None:
+    """One row per test strategy, as the course's testStrat prints a match each."""
+    from hogbench.experiments import TEST_STRAT_SECONDS, beats
+
+    first = t.matches[0]
+    how = "exact" if first.exact else f"{first.total.games:,} games each, seed {first.seed}"
+    table = Table(title=escape(f"{t.strategy} against the Greed test strategies · {how}"))
+    for col in ("test strategy", "wins", "losses", "ties", "win rate", "beats it"):
+        table.add_column(col, justify="left" if col == "test strategy" else "right")
+    for m in t.matches:
+        said = {True: "yes", False: "no", None: "? (undecided)"}[beats(m)]
+        total = m.total
+        if m.exact:
+            counts = [pct(total.win), pct(total.loss), pct(total.tie)]
+        else:
+            counts = [f"{total.wins:,}", f"{total.losses:,}", f"{total.ties:,}"]
+        name = m.b.spec.path.stem if m.b.spec.path is not None else m.b.name
+        table.add_row(escape(name), *counts, pct(total.win_rate), said)
+    out.print(table)
+    out.print(f"beats {t.beaten} of {len(t.matches)} test strategies", highlight=False)
+    estimate = t.estimated_seconds
+    if estimate is not None:
+        verdict = "within" if t.within_time else "[bold red]over[/]"
+        out.print(
+            f"time: the course's testStrat(myStrategy, 10000) calls it about {t.calls:,.0f}"
+            f" times, about {estimate:.1f} s at the {t.seconds_per_call * 1e6:.1f} µs a call it"
+            f" took here: {verdict} the seed's {TEST_STRAT_SECONDS:g}-second rule",
+            highlight=False,
+        )
 
 
 def sweep(s: Sweep) -> None:
