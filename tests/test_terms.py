@@ -371,3 +371,19 @@ def test_a_duel_of_two_files_checks_the_second_under_the_firsts_term():
     data = json.loads(CliRunner().invoke(app, ["duel", fa19, su21, "-n", "200", "--json"]).stdout)
     assert data["term"]["recognised"] == "hog-fa19"
     assert data["other_term"]["rules"].startswith("hog-fa19") and data["other_term"]["warning"]
+
+
+HOSTILE = Path(__file__).parent / "hostile"
+#: What the probe waits out before giving up (the table job waits them out too): the same limit.
+SLOW = {"loop_at_import.py", "long_sleep.py", "just_over_time.py"}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in HOSTILE.glob("*.py") if p.name not in SLOW))
+def test_the_hostile_corpus_through_the_probe_costs_nothing_but_the_default(name):
+    """Every attack file of the sandbox's corpus, probed: a report (the default rules where the
+    probe fails), never an exception, and nothing written outside."""
+    pwned = [Path("/tmp/hogbench-pwned.txt"), Path("/root/hogbench-pwned.txt")]
+    rules, report = terms.review(str(HOSTILE / name), None, time_limit=2.0)
+    assert rules.name == DEFAULT_RULES or report.how == "recognised"
+    assert report.line.startswith("rules: ")
+    assert not any(p.exists() for p in pwned)
