@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in place of httpx; 
 
 from hogbench.gui.app import COOKIE, create_app  # noqa: E402
 from hogbench.gui.figures import Library  # noqa: E402
+from hogbench.rules import names  # noqa: E402
 from tests.reference import roll_distribution  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +165,7 @@ def test_a_move_is_a_number_or_a_word_of_the_rule_set(library):
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.text(max_size=60), st.text(max_size=60))
 def test_fuzzed_fields_are_refused_or_answered_never_a_fault(library, choice, spec):
@@ -182,6 +183,30 @@ def test_unknown_games_and_long_forms_are_refused(library):
     assert c.get("/play/nope").status_code == 400
     assert c.post("/play/nope/move", data={"choice": "4"}).status_code == 400
     assert c.post("/play", content=b"rules=" + b"x" * 10_000).status_code == 400
+
+
+@pytest.mark.parametrize("rules_name", names())
+def test_every_page_serves_every_rule_set(library, rules_name):
+    """The four pages, the watched game's line and a heatmap cell, in every rule set (to a
+    goal of 20, so that the largest models take seconds)."""
+    c = signed_in(library)
+    goal = {"rules": rules_name, "goal": "20"}
+    for path, params in [
+        ("/", {}),
+        ("/play", {}),
+        ("/watch", {"a": "optimal", "seed": "1"}),
+        ("/watch/line", {"a": "optimal", "seed": "1"}),
+        ("/explore", {"strategy": "optimal"}),
+        ("/explore/cell", {"strategy": "optimal", "row": "5", "col": "7"}),
+        ("/duel", {"a": "optimal"}),
+    ]:
+        page = c.get(path, params={**goal, **params})
+        assert page.status_code == 200, (path, page.text[-500:])
+    assert (
+        'id="line-wait"' not in c.get("/watch", params={**goal, "a": "optimal", "seed": "1"}).text
+    )
+    started = c.post("/play", data={**goal, "first": "me", "seed": "2"})
+    assert started.status_code == 303
 
 
 # -- numbers --------------------------------------------------------------------------------------

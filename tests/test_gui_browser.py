@@ -249,6 +249,10 @@ def test_a_watched_game_steps_forward_and_back(browser, server):
     base, _ = server
     rules = get_rules("hog-su21")
     browser.get(f"{base}/watch?rules=hog-su21&a=optimal&b=always_roll:6&seed=5&turn=0")
+    # The line is computed apart; the page reloads with it.
+    WebDriverWait(browser, WAIT, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.find_elements(By.ID, "chance0")
+    )
     for _ in range(3):
         keys(browser, Keys.ARROW_RIGHT)
     keys(browser, Keys.ARROW_LEFT)

@@ -27,6 +27,7 @@ from hogbench.errors import HogbenchError, IllegalChoice, UsageError
 from hogbench.gui import figures
 from hogbench.gui.figures import Library
 from hogbench.gui.games import Games, watch
+from hogbench.gui.games import chances as chances_of
 from hogbench.rules import names as rule_names
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -115,23 +116,34 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
             raise UsageError(f"{game.bot.name} is played live: no exact values against it")
         return JSONResponse(advice.to_dict())
 
-    def watch_page(request: Request) -> Response:
+    def watched_game(request: Request):
         rules = rules_of(request)
-        offered = library.choices_offered(rules)
         a_text = field(request, "a") or (library.files[0] if library.files else figures.OPTIMAL)
         b_text = field(request, "b") or rules.baseline
         seed = number(field(request, "seed"), 0, MAX_SEED, "seed")
         seed = 0 if seed is None else seed
         a, b = library.entrant(a_text, rules), library.entrant(b_text, rules)
-        game = watched.get(
-            ("watch", rules.key, a_text, b_text, seed), lambda: watch(rules, a, b, seed)
-        )
+        key = (rules.key, a_text, b_text, seed)
+        game = watched.get(("game", *key), lambda: watch(rules, a, b, seed))
+        return rules, a, b, a_text, b_text, game, key
+
+    def watch_page(request: Request) -> Response:
+        rules, _, _, a_text, b_text, game, key = watched_game(request)
         at = number(field(request, "turn"), 0, len(game.turns), "turn")
         at = len(game.turns) if at is None else at
+        chances = watched.peek(("chances", *key))
         return page(
-            request, "watch.html", rules=rules, offered=offered, game=game, at=at,
-            a_text=a_text, b_text=b_text, line=chance_line(game.chances),
+            request, "watch.html", rules=rules, offered=library.choices_offered(rules),
+            game=game, at=at, a_text=a_text, b_text=b_text, chances=chances,
+            line=chance_line(chances),
         )  # fmt: skip
+
+    def watch_line(request: Request) -> Response:
+        rules, a, b, _, _, game, key = watched_game(request)
+        if game.why_no_chances:
+            raise UsageError(f"no exact values: {game.why_no_chances}")
+        made = watched.get(("chances", *key), lambda: chances_of(rules, a, b, game.turns))
+        return JSONResponse({"chances": made})
 
     def explore_page(request: Request) -> Response:
         rules = rules_of(request)
@@ -182,6 +194,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
             Route("/play/{game}/move", play_move, methods=["POST"]),
             Route("/play/{game}/hint", play_hint),
             Route("/watch", watch_page),
+            Route("/watch/line", watch_line),
             Route("/explore", explore_page),
             Route("/explore/cell", explore_cell),
             Route("/duel", duel_page),
@@ -192,7 +205,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         status = 400 if isinstance(exc, UsageError | IllegalChoice) else 422
         if isinstance(exc, Fault):
             status = 500
-        if request.url.path.endswith(("/hint", "/cell")):
+        if request.url.path.endswith(("/hint", "/cell", "/line")):
             return JSONResponse({"error": str(exc)}, status)
         return page(request, "error.html", status, message=str(exc))
 

@@ -40,6 +40,11 @@ class Kept:
         self.items: OrderedDict[Any, Any] = OrderedDict()
         self.lock = threading.Lock()
 
+    def peek(self, key: Any) -> Any:
+        """The value kept for KEY, or None."""
+        with self.lock:
+            return self.items.get(key)
+
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
         with self.lock:
             if key in self.items:

@@ -175,15 +175,13 @@ class Games:
 # -- Watch ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Watched:
-    """A watched game: its turns and, when both strategies are tables, player 0's exact chance
-    of winning before the first turn and after each one."""
+    """A watched game: who played, with which seed, turn by turn."""
 
     rules: RuleSet
     names: list[str]
     seed: int
     turns: list[Turn]
-    chances: list[float] | None
-    why_no_chances: str = ""
+    why_no_chances: str = ""  # set when a strategy is live: no exact values
 
 
 def watch(rules: RuleSet, a: Entrant, b: Entrant, seed: int) -> Watched:
@@ -197,14 +195,16 @@ def watch(rules: RuleSet, a: Entrant, b: Entrant, seed: int) -> Watched:
     with ExitStack() as stack:
         deciders = tuple(decider(rules, player_of(e, rules), stack) for e in (a, b))
         turns = list(play_game(rules, deciders, seed))
-    if a.table is None or b.table is None:
-        live = a if a.table is None else b
-        return Watched(rules, names, seed, turns, None, f"{live.name} is played live")
+    live = next((e for e in (a, b) if e.table is None), None)
+    return Watched(rules, names, seed, turns, f"{live.name} is played live" if live else "")
+
+
+def chances(rules: RuleSet, a: Entrant, b: Entrant, turns: list[Turn]) -> list[float]:
+    """Player 0's exact chance of winning before the first turn and after each one, from both
+    decision tables (``exact.evaluate_policies``): seconds for the largest models, so the page
+    asks for it apart."""
     values = win_chances(rules, a, b)
-    chances = [float(values.v_a[rules.model.start])]
-    for turn in turns:
-        chances.append(chance_of_first(values, turn))
-    return Watched(rules, names, seed, turns, chances)
+    return [float(values.v_a[rules.model.start])] + [chance_of_first(values, t) for t in turns]
 
 
 def chance_of_first(values, turn: Turn) -> float:
