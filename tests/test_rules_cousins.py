@@ -668,3 +668,25 @@ def test_simulator_agrees_with_exact(name, goal, a, b):
         n = counts[seat].sum()
         se = math.sqrt(expected * (1 - expected) / n)
         assert abs((wins + ties / 2) / n - expected) < 4 * se
+
+
+def test_greed_any_number_of_dice_with_the_bound_said_to_be_a_safety_bound():
+    """The Greed text: "He can choose any number of dice". hogbench's max_dice is a bound on
+    its engines' memory; a strategy asking for more is told so and how to raise it, and with
+    it raised plays as the rules say."""
+    rules = get_rules("greed")
+    with pytest.raises(IllegalChoice, match="safety bound") as refused:
+        rules.choice(60)
+    assert "--option max_dice=60" in str(refused.value) and "any number" in str(refused.value)
+    raised = get_rules("greed", max_dice=60)
+    assert raised.choice(60) == 60
+    assert "safety bound" in rules.describe()["options"]["max_dice"]["help"]
+
+
+def test_greed_seed_sample2_beats_sample1_switching_who_goes_first():
+    """The Greed text: "You should find that in large samples, switching which strategy goes
+    first, it [sample2] consistently beats sample1." Exactly: in both seatings together."""
+    rules = get_rules("greed")
+    one, two = (tabulate(s, rules, "s").choices for s in (greed.sample1, greed.sample2))
+    values = exact.evaluate(rules, two, one)
+    assert (values.first + values.second) / 2 > 0.55

@@ -302,7 +302,11 @@ class Greed(RuleSet):
     strategy_args = ("myscore", "theirscore", "last")
     strategy_names = ("myStrategy", "strategy")
     options_help = {
-        "max_dice": (50, "the most dice a strategy may ask for (the rules set no limit)"),
+        "max_dice": (
+            50,
+            "a safety bound, not a rule: the most dice the engines model (Greed allows any"
+            " number; raise it for a strategy that asks for more)",
+        ),
     }
     rule_lines = (
         ("Dice", "any number of dice labelled 0-5; their sum is added to your score"),
@@ -330,8 +334,9 @@ class Greed(RuleSet):
         most = self.options["max_dice"]
         if num_dice > most:
             raise IllegalChoice(
-                f"returned {num_dice} dice, more than max_dice = {most}"
-                f" (raise it with the option max_dice=N)"
+                f"returned {num_dice} dice, more than max_dice = {most}: Greed allows any"
+                f" number of dice, and max_dice is only hogbench's safety bound on the memory"
+                f" its engines take, so run with --option max_dice={num_dice}"
             )
         return num_dice
 
