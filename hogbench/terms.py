@@ -563,11 +563,14 @@ def _review(
     options: dict[str, Any],
     sandbox_options: dict[str, Any],
 ) -> tuple[RuleSet, TermReport]:
-    default = rules or get_rules(DEFAULT_RULES, goal, **options)
-    goal_used = default.goal
+    # The options given are the recognised term's (--option feral_hogs=false for a Fall 2019
+    # file): the probe runs under the plain default, whose options they need not be.
+    plain_default = rules or get_rules(DEFAULT_RULES, goal)
+    goal_used = plain_default.goal
     try:
-        probed = sandbox.probe_functions(spec, default, _probes(goal_used), **sandbox_options)
+        probed = sandbox.probe_functions(spec, plain_default, _probes(goal_used), **sandbox_options)
     except StrategyError as exc:
+        default = rules or get_rules(DEFAULT_RULES, goal, **options)
         how = "given" if rules else "default"
         line = f"rules: {_label(default)}" + (
             "" if rules else ", the default (the file's functions could not be called)"
@@ -585,7 +588,7 @@ def _review(
         how = "recognised"
         line = f"rules: {_label(chosen)} (recognised from the file's {_names(agreeing)})"
     else:
-        chosen, how = default, "default"
+        chosen, how = get_rules(DEFAULT_RULES, goal, **options), "default"
         if candidates:
             why = f"the file's {_names(agreeing)} fit {_names(candidates)} alike: name one with --rules"
         elif defined:
@@ -611,9 +614,9 @@ def _review(
 
 def _label(rules: RuleSet) -> str:
     """The rule set's name, and its goal and options where they are not the defaults."""
-    if rules.key == type(rules)(None).key:
-        return rules.name
-    return rules.key
+    if rules.key != type(rules)(rules.goal).key:
+        return rules.key
+    return rules.name + ("" if rules.goal == rules.default_goal else f" with goal {rules.goal}")
 
 
 def _names(items: Iterable[str], most: int = 4) -> str:

@@ -387,3 +387,14 @@ def test_the_hostile_corpus_through_the_probe_costs_nothing_but_the_default(name
     assert rules.name == DEFAULT_RULES or report.how == "recognised"
     assert report.line.startswith("rules: ")
     assert not any(p.exists() for p in pwned)
+
+
+def test_a_goal_and_options_apply_to_the_recognised_term():
+    """--option feral_hogs=false is Fall 2019's option, not the default's: it applies to the
+    term the file is recognised as."""
+    path = str(FILES / "terms" / "hog-fa19" / "hog.py")
+    rules, report = terms.review(path, None, 50)
+    assert rules.key == "hog-fa19:goal=50:feral_hogs=True"
+    assert report.line.startswith("rules: hog-fa19 with goal 50 (recognised from the file's ")
+    rules, _ = terms.review(path, None, None, {"feral_hogs": "false"})
+    assert rules.key == "hog-fa19:goal=100:feral_hogs=False"
