@@ -313,6 +313,8 @@ def test_duel_page_shows_the_duel_commands_numbers(library):
 
 # -- the command -----------------------------------------------------------------------------------
 def test_the_command_serves_127_0_0_1_with_a_token_in_the_address(tmp_path):
+    """The command as the README shows it."""
+    assert f"`hogbench gui {FINAL}`" in (ROOT / "README.md").read_text()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
