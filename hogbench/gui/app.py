@@ -150,8 +150,11 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         offered = library.choices_offered(rules)
         mine = field(request, "strategy") or (library.files[0] if library.files else "optimal")
         against = field(request, "against") or figures.OPTIMAL
-        z = number(field(request, "z"), 0, max(rules.obs_shape[2:] or (1,)) - 1, "slice")
-        data = explore_data(library, rules, mine, against, z or 0)
+        depth = rules.obs_shape[2] if len(rules.obs_shape) > 2 else 1
+        z = number(field(request, "z"), 0, depth - 1, "slice")
+        if z is None:  # a count (Pig's turn total) at 0 says nothing: the turn starts with a roll
+            z = min(10, depth - 1) if depth > 2 else 0
+        data = explore_data(library, rules, mine, against, z)
         return page(
             request, "explore.html", rules=rules, offered=offered, strategy_text=mine,
             against_text=against, data=data, data_json=json.dumps(data["grid"]),

@@ -107,10 +107,11 @@ class Library:
             return self._kept.get(("optimal", rules.key), lambda: _optimal_entrant(rules, self))
         from hogbench.loading import load_entrant
 
-        door = self.door if spec in self.files else {}
-        return self._kept.get(
-            ("entrant", rules.key, spec), lambda: load_entrant(spec, rules, **door)
-        )
+        if spec in self.files:
+            # Each time: a file edited while the app runs is judged anew (its verdict is kept
+            # by its content's digest, so an unchanged file costs a cache read).
+            return load_entrant(spec, rules, **self.door)
+        return self._kept.get(("entrant", rules.key, spec), lambda: load_entrant(spec, rules))
 
     def solved(self, rules: RuleSet):
         """``hogbench solve``'s result: optimal play (both players optimal)."""
