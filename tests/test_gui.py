@@ -197,6 +197,7 @@ def test_every_page_serves_every_rule_set(library, rules_name):
         ("/watch", {"a": "optimal", "seed": "1"}),
         ("/watch/line", {"a": "optimal", "seed": "1"}),
         ("/explore", {"strategy": "optimal"}),
+        ("/explore/analysis", {"strategy": "optimal"}),
         ("/explore/cell", {"strategy": "optimal", "row": "5", "col": "7"}),
         ("/duel", {"a": "optimal"}),
     ]:

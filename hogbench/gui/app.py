@@ -36,6 +36,9 @@ COOKIE = "hogbench_token"
 MAX_SEED = 2**63 - 1
 #: Monte Carlo games a page may ask a duel for: a live strategy plays a few hundred a second.
 MAX_DUEL_GAMES = 200_000
+#: Models up to this many states are analysed before the Explore page is sent (a fraction of
+#: a second); larger ones after, the page reloading when the numbers are there.
+QUICK_STATES = 50_000
 #: What a page sends is short; anything longer is refused before it is parsed.
 MAX_FIELD = 200
 
@@ -145,20 +148,37 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         made = watched.get(("chances", *key), lambda: chances_of(rules, a, b, game.turns))
         return JSONResponse({"chances": made})
 
-    def explore_page(request: Request) -> Response:
+    def explored(request: Request):
+        """The strategy explored, and ``analyze``'s result once it is there (None before)."""
         rules = rules_of(request)
-        offered = library.choices_offered(rules)
-        mine = field(request, "strategy") or (library.files[0] if library.files else "optimal")
+        mine_text = field(request, "strategy") or (library.files[0] if library.files else "optimal")
         against = field(request, "against") or figures.OPTIMAL
+        mine = library.entrant(mine_text, rules)
+        figures.require_table(mine)
+        return rules, mine_text, mine, against
+
+    def explore_page(request: Request) -> Response:
+        rules, mine_text, mine, against = explored(request)
         depth = rules.obs_shape[2] if len(rules.obs_shape) > 2 else 1
         z = number(field(request, "z"), 0, depth - 1, "slice")
         if z is None:  # a count (Pig's turn total) at 0 says nothing: the turn starts with a roll
             z = min(10, depth - 1) if depth > 2 else 0
-        data = explore_data(library, rules, mine, against, z)
+        analysis = None
+        if rules.model.n_states <= QUICK_STATES or field(request, "wait") == "1":
+            analysis = library.analysis(rules, mine, library.entrant(against, rules))
+        else:  # seconds to a minute for the largest models: the page asks for it apart
+            analysis = library.analysis_kept(rules, mine, against)
+        data = explore_data(rules, mine, z, analysis)
         return page(
-            request, "explore.html", rules=rules, offered=offered, strategy_text=mine,
-            against_text=against, data=data, data_json=json.dumps(data["grid"]),
+            request, "explore.html", rules=rules, offered=library.choices_offered(rules),
+            strategy_text=mine_text, against_text=against, data=data,
+            data_json=json.dumps(data["grid"]),
         )  # fmt: skip
+
+    def explore_analysis(request: Request) -> Response:
+        rules, _, mine, against = explored(request)
+        analysis = library.analysis(rules, mine, library.entrant(against, rules))
+        return JSONResponse({"total": analysis.total})
 
     def explore_cell(request: Request) -> Response:
         rules = rules_of(request)
@@ -200,6 +220,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
             Route("/watch/line", watch_line),
             Route("/explore", explore_page),
             Route("/explore/cell", explore_cell),
+            Route("/explore/analysis", explore_analysis),
             Route("/duel", duel_page),
         ]
     ]
@@ -208,7 +229,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         status = 400 if isinstance(exc, UsageError | IllegalChoice) else 422
         if isinstance(exc, Fault):
             status = 500
-        if request.url.path.endswith(("/hint", "/cell", "/line")):
+        if request.url.path.endswith(("/hint", "/cell", "/line", "/analysis")):
             return JSONResponse({"error": str(exc)}, status)
         return page(request, "error.html", status, message=str(exc))
 
@@ -382,31 +403,29 @@ def chance_line(chances: list[float] | None, width: int = 600, height: int = 160
     }
 
 
-def explore_data(library: Library, rules, mine_text: str, against_text: str, z: int) -> dict:
-    """The decision table as a grid, regret per cell, and the worst states, as ``show`` and
-    ``analyze`` give them."""
+def explore_data(rules, mine, z: int, analysis=None) -> dict:
+    """The decision table as a grid, as ``show`` draws it; with ANALYSIS (``analyze``'s) the
+    regret per cell and the worst states too."""
     from hogbench import plots, solve
 
-    mine = library.entrant(mine_text, rules)
-    opponent = library.entrant(against_text, rules)
     figures.require_table(mine)
     view = plots.table_view(rules, mine.table.choices, z)
-    analysis = library.analysis(rules, mine, opponent)
-    expected, largest = solve.loss_by_observation(analysis)
-    if expected.ndim == 3:
-        expected, largest = expected.sum(axis=2), largest.max(axis=2)
-    worst = solve.worst_states(analysis, 15, "expected")
     grid = np.asarray(view.grid)
     top = max(int(rules.model.choices[-1]), 1)
+    regret = worst = None
+    if analysis is not None:
+        _, largest = solve.loss_by_observation(analysis)
+        if largest.ndim == 3:
+            largest = largest.max(axis=2)
+        regret = np.round(largest, 6).tolist()
+        worst = solve.worst_states(analysis, 15, "expected")
     return {
         "strategy": mine.name,
-        "against": opponent.name,
         "view": view,
         "grid": {
             "kind": view.kind,
             "cells": grid.tolist(),
-            "regret": np.round(largest, 6).tolist(),
-            "expected": np.round(expected, 8).tolist(),
+            "regret": regret,
             "top": top if view.kind == "choice" else int(grid.max() or 1),
             "labels": {int(c): rules.describe_choice(int(c)) for c in rules.model.choices},
             "rows": view.y_label,

@@ -134,6 +134,21 @@ class Library:
         key = ("analyze", rules.key, strategy.table.hash, opponent.table.hash)
         return self._solved.get(key, lambda: solve.analyze(rules, strategy, opponent))
 
+    def analysis_kept(self, rules: RuleSet, strategy: Entrant, against: str):
+        """The analysis of STRATEGY against AGAINST if it is made already, else None (nothing
+        is computed: not even optimal play as the opponent)."""
+        spec = self.spec(against, rules)
+        if spec == OPTIMAL:
+            opponent = self._kept.peek(("optimal", rules.key))
+        elif spec in self.files:
+            opponent = self.entrant(spec, rules)
+        else:
+            opponent = self._kept.peek(("entrant", rules.key, spec))
+        if opponent is None or opponent.table is None or strategy.table is None:
+            return None
+        key = ("analyze", rules.key, strategy.table.hash, opponent.table.hash)
+        return self._solved.peek(key)
+
 
 def _goal(goal: str | int | None, default: int | None) -> int | None:
     if goal in (None, ""):
