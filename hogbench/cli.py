@@ -836,7 +836,15 @@ def tournament(
         require_sandbox=require_sandbox or None,
     )
     progress = views.PairProgress(err)
-    result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
+    try:
+        result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
+    except KeyboardInterrupt:
+        store_path = t.store or tm.default_store(t)
+        _fail(
+            f"interrupted: every pair finished so far is kept in {store_path}; run the same"
+            " command again to resume from there",
+            130,
+        )
     if as_json:  # the document results.json holds
         _print_json(report.result_data(result))
     else:

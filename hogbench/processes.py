@@ -15,13 +15,17 @@ import sys
 @functools.cache
 def die_with_parent() -> None:
     """In a worker process (joblib's, a cluster's): be killed when the process that started it
-    dies (Linux; elsewhere nothing happens). hogbench's own main process is left alone."""
+    dies (Linux; elsewhere nothing happens), and leave Ctrl-C to it. hogbench's own main
+    process is left alone."""
     if not sys.platform.startswith("linux"):
         return
     import multiprocessing  # here: the rule sets import this module, and a duel needs no more
 
     if multiprocessing.current_process().name == "MainProcess":
         return
+    # Ctrl-C is the main process's to handle (it stops the run and says how to resume); a
+    # worker that took it too printed a traceback of its own, one per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
 

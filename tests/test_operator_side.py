@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -259,3 +260,32 @@ def test_messages_show_no_host_path(tmp_path, monkeypatch, source):
     text = result.output.replace("\n", "")
     for path in host:
         assert path not in text, (path, result.output)
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------
+def test_ctrl_c_on_a_tournament_says_it_resumes_and_nothing_else(tmp_path):
+    """Ctrl-C reaches the whole foreground group, joblib's workers too: one line, exit 130."""
+    slow = (
+        "import random, time\n\ndef final_strategy(score, opponent_score):\n"
+        "    time.sleep(0.002)\n    return random.randint(3, 6)\n"
+    )
+    for name in ("a", "b"):
+        (tmp_path / "subs" / f"{name}.py").parent.mkdir(exist_ok=True)
+        (tmp_path / "subs" / f"{name}.py").write_text(slow)
+    env = {**os.environ, "HOGBENCH_CACHE": str(tmp_path / "cache")}
+    args = [sys.executable, "-m", "hogbench", "tournament", "subs", "always_roll:5"]
+    args += ["--allow-live", "--mode", "mc", "-n", "200000", "-j", "2", "--out", "out"]
+    run = subprocess.Popen(
+        args, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "out" / "store.sqlite").exists():  # loaded: pairs are being played
+        assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+        time.sleep(0.2)
+    time.sleep(3)
+    os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "run the same command again to resume" in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

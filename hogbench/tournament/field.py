@@ -91,8 +91,11 @@ def load_slots(
         if jobs == 1 or len(specs) == 1:
             slots = [one(s) for s in specs]
         else:
-            with ThreadPoolExecutor(max_workers=min(jobs, len(specs))) as pool:
+            pool = ThreadPoolExecutor(max_workers=min(jobs, len(specs)))
+            try:
                 slots = list(pool.map(one, specs))
+            finally:  # on Ctrl-C, load no more: the entrants not started are dropped
+                pool.shutdown(wait=False, cancel_futures=True)
     finally:
         if progress is not None:
             progress.stop()
