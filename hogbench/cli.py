@@ -1072,6 +1072,7 @@ def gui(
         list[str] | None, typer.Argument(help="Strategy files the pages may play and explore.")
     ] = None,
     rules: RulesOpt = DEFAULT_RULES,
+    option: OptionOpt = None,
     goal: GoalOpt = None,
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, help="Port (default: a free one).")
@@ -1092,12 +1093,13 @@ def gui(
     web.require()
     from hogbench.gui.figures import Library
     from hogbench.loading import load_entrant
+    from hogbench.rules import parse_options
 
-    rule_set = _rules(rules, goal, None)
+    rule_set = _rules(rules, goal, option)
     files = tuple(strategies or ())
     for spec in files:  # each file through the door now: a bad one is refused before serving
         load_entrant(spec, rule_set, **door)
-    library = Library(rule_set.name, goal, files, door)
+    library = Library(rule_set.name, goal, files, door, parse_options(option))
 
     def ready(address: str) -> None:
         out.print(f"hogbench gui: {address}", highlight=False, soft_wrap=True)

@@ -387,3 +387,13 @@ def test_a_bad_file_is_refused_before_serving(tmp_path):
     )  # fmt: skip
     assert done.returncode != 0 and "broken.py" in done.stderr and "Traceback" not in done.stderr
     assert time.perf_counter() - start < 60
+
+
+def test_the_commands_options_hold_for_its_rule_set_only():
+    from hogbench.rules import parse_options
+
+    library = Library("hog-su20", None, (), {}, parse_options(["feral_hogs=false"]))
+    c = signed_in(library)
+    page = c.get("/", params={"rules": "hog-su20"}).text
+    assert "hog-su20:goal=100:feral_hogs=False" in page
+    assert library.rules("hog-su21", "50").key == "hog-su21:goal=50"

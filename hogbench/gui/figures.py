@@ -67,6 +67,7 @@ class Library:
     goal: int | None = None
     files: tuple[str, ...] = ()
     door: dict[str, Any] = field(default_factory=dict)  # the sandbox options of the command
+    options: dict[str, Any] = field(default_factory=dict)  # --option, for the command's rule set
     _kept: Kept = field(default_factory=lambda: Kept(4 * KEEP))
     _solved: Kept = field(default_factory=Kept)
 
@@ -76,9 +77,9 @@ class Library:
         name = (name or self.rules_name).strip().lower()
         if name not in names():
             raise UsageError(f"unknown rule set {name[:40]!r}")
-        return self._kept.get(
-            ("rules", name, _goal(goal, self.goal)), lambda: _rules(name, goal, self.goal)
-        )
+        goal = _goal(goal, self.goal)
+        options = self.options if name == self.rules_name else {}
+        return self._kept.get(("rules", name, goal), lambda: get_rules(name, goal, **options))
 
     def choices_offered(self, rules: RuleSet) -> list[str]:
         """The strategies the pages list: the files, optimal play, the baseline, built-ins."""
@@ -157,10 +158,6 @@ def _goal(goal: str | int | None, default: int | None) -> int | None:
         return int(str(goal).strip())
     except ValueError:
         raise UsageError(f"the goal is a whole number, got {str(goal)[:20]!r}") from None
-
-
-def _rules(name: str, goal: str | int | None, default: int | None) -> RuleSet:
-    return get_rules(name, _goal(goal, default))
 
 
 def require_table(entrant: Entrant) -> None:
