@@ -20,6 +20,7 @@ from hogbench.tables import find_faults
 from hogbench.terms import TermReport
 
 SHOWN = 5  # failing states named in a report, per kind of failure
+ONE_IMPORT = "each state is called twice, the second time in reverse order"
 
 
 @dataclass
@@ -95,7 +96,7 @@ def check_file(
     if unstable:
         report.lines.append(
             f"invalid: {where} is not deterministic at {len(unstable)} of {n} states"
-            " (each state is called twice, the second time in reverse order):"
+            f" ({sandbox.ACROSS_IMPORTS if answers.across_imports else ONE_IMPORT}):"
         )
         report.lines += _shown(unstable, report)
     report.valid = not illegal and not unstable
@@ -103,7 +104,7 @@ def check_file(
         limit = sandbox.SandboxOptions.for_rules(rules, time_limit=time_limit).time_limit
         report.lines.append(
             f"valid: {where} answers all {n} states of {rules.key} with legal moves,"
-            f" deterministically, in {answers.seconds:.2f} s of CPU time (limit {limit:g} s)"
+            f" deterministically, in {answers.seconds:.2f} s (limit {limit:g} s)"
         )
         if answers.team:
             report.lines.append(f"team name: {answers.team}")

@@ -149,6 +149,8 @@ def remember(
         live_reason = None
     except NotDeterministic as exc:
         table, live_reason = None, str(exc)
+        if answers.across_imports:
+            live_reason += f" ({sandbox.ACROSS_IMPORTS})"
     notes = []
     if answers.output_bytes:
         notes.append(f"it printed {sandbox.format_size(answers.output_bytes)} (discarded)")

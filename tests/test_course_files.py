@@ -132,18 +132,18 @@ def test_a_module_neither_beside_the_file_nor_installed_is_said_to_belong_beside
     assert set(entrant.table.choices.tolist()) == {3}
 
 
-def test_a_file_drawing_random_numbers_at_import_gives_the_same_table_every_time(tmp_path, mode):
-    """A file that picks its numbers of dice by experiment with random dice as it is imported is
-    deterministic once imported, and seeded it is the same strategy on every run."""
+def test_a_file_drawing_random_numbers_at_import_is_not_deterministic(tmp_path, mode):
+    """A file that picks its numbers of dice by experiment with random dice as it is imported
+    is deterministic within one import, but not from one import to the next: under contest
+    rules the two passes are two imports with different seeds, so it gets no table."""
     (tmp_path / "hog.py").write_text(
         "import random\n\n"
         "DRAWS = [random.randint(1, 10) for _ in range(20)]\n\n"
         "def final_strategy(score, opponent_score):\n    return DRAWS[score % 20]\n"
     )
     rules = get_rules("hog-su21", 20)
-    first, again = (load_entrant(str(tmp_path / "hog.py"), rules, cache=False) for _ in range(2))
-    assert len(set(first.table.choices.tolist())) > 1
-    assert (first.table.choices == again.table.choices).all()
+    entrant = load_entrant(str(tmp_path / "hog.py"), rules, cache=False)
+    assert entrant.table is None and "randomness drawn at import" in entrant.live_reason
 
 
 def test_allow_import_makes_an_installed_module_importable(tmp_path, mode):

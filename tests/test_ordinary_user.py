@@ -40,10 +40,19 @@ ATTACKS = [
     "segfault.py",
     "memory_bomb.py",
     "returns_eleven.py",
+    "reply_deep_json.py",
+    "reply_flood.py",
+    "reply_many_items.py",
+    "reply_not_utf8.py",
+    "reply_bad_codes.py",
+    "starts_thread.py",
+    "thread_bomb.py",
+    "reach_parent.py",
 ]
 
 
-def as_nobody(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def as_nobody(args: list[str], home: Path, root: bool = False) -> subprocess.CompletedProcess:
+    """hogbench ARGS run as the user nobody (ROOT: as root, with the same environment)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
@@ -52,6 +61,8 @@ def as_nobody(args: list[str], home: Path) -> subprocess.CompletedProcess:
         "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
     }
     command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    if root:
+        command = []
     return subprocess.run(
         [*command, sys.executable, "-m", "hogbench", *args],
         capture_output=True,
@@ -105,7 +116,7 @@ def test_a_hostile_class_run_by_an_ordinary_user(classroom, sandboxed):
     assert "subs/good_b.py" in ranked and len(ranked) >= 2, ranked
     reasons = {d["name"]: d["reason"] for d in data["disqualified"]}
     # Attacks that fail harmlessly play on (their strategy is legal); every other has a reason.
-    harmless = {"io_uring.py", "remount_rw.py", "kill_parent.py"}
+    harmless = {"io_uring.py", "remount_rw.py", "kill_parent.py", "reach_parent.py"}
     for name in set(attacks) - harmless:
         assert reasons.get(f"subs/{name}"), (name, reasons)
     # No entrant changed any file, its own or another's (hogbench's own store and cache live in
@@ -113,3 +124,22 @@ def test_a_hostile_class_run_by_an_ordinary_user(classroom, sandboxed):
     assert {folder: snapshot(root / folder) for folder in before} == before
     assert not [p for p in PWNED if p.exists()]
     assert "SECRET" not in done.stdout + done.stderr
+
+
+#: Files whose verdict once depended on who ran hogbench (threads: RLIMIT_NPROC binds an
+#: ordinary user only), and attacks on the parent.
+SAME_VERDICT = ["starts_thread.py", "thread_bomb.py", "fork_bomb.py", "reach_parent.py"]
+
+
+@pytest.mark.parametrize("sandboxed", [True, False], ids=["bwrap", "no-sandbox"])
+@pytest.mark.parametrize("name", SAME_VERDICT)
+def test_the_same_verdict_as_root_and_as_an_ordinary_user(classroom, name, sandboxed):
+    root, home, subs = classroom
+    if sandboxed and sandbox.bwrap_path() is None:
+        pytest.skip("bwrap (bubblewrap) is missing or cannot make namespaces here")
+    shutil.copy(CORPUS / name, subs / name)
+    args = ["check", str(subs / name), "--rules", "hog-su21", "--goal", "10", "--json"]
+    args += [] if sandboxed else ["--no-sandbox"]
+    reports = [json.loads(as_nobody(args, home, root=who).stdout) for who in (False, True)]
+    verdicts = [(r["valid"], r["lines"][0]) for r in reports]
+    assert verdicts[0] == verdicts[1], verdicts

@@ -38,7 +38,7 @@ from hogbench.sandbox.bwrap import (
     refuse_without_sandbox,
     turned_off,
 )
-from hogbench.sandbox.collect import Answers, collect_answers
+from hogbench.sandbox.collect import ACROSS_IMPORTS, Answers, collect_answers
 from hogbench.sandbox.imports import COURSE_MODULES, IMPORT_POLICY, course_names, importable
 from hogbench.sandbox.live import LiveStrategy
 from hogbench.sandbox.probe import PROBE_CALLS, Grid, Raised, probe_functions
@@ -47,6 +47,7 @@ from hogbench.sandbox.request import Request, SandboxOptions, default_time_limit
 from hogbench.sandbox.session import wall_cap
 
 __all__ = [
+    "ACROSS_IMPORTS",
     "COURSE_MODULES",
     "IMPORT_POLICY",
     "INSIDE",

@@ -30,8 +30,9 @@ from hogbench.submission import snapshot
 
 #: The worker script and the stdlib-only modules it loads beside it: all a worker sees of us.
 WORKER = Path(__file__).with_name("worker.py").resolve()
-SECCOMP = Path(__file__).with_name("seccomp.py").resolve()
-WORKER_FILES = (WORKER, SECCOMP)
+WORKER_FILES = tuple(
+    Path(__file__).with_name(name).resolve() for name in ("worker.py", "seccomp.py", "landlock.py")
+)
 INSIDE = "/submission"  # where a worker inside bwrap finds its private copy
 SANDBOX_ENV = "HOGBENCH_SANDBOX"  # no longer read: only --no-sandbox turns the sandbox off
 STARTUP_SECONDS = 10.0
@@ -39,9 +40,10 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 #: What a submission can do when it runs without bwrap, said whenever that happens.
 UNSANDBOXED = (
-    "submitted strategies run with resource limits and a system-call filter only: each can"
-    " read every file you can read, and change or delete your files, other submissions and"
-    " the results store"
+    "submitted strategies run with resource limits, a system-call filter and Landlock where the"
+    " kernel has it, but no sandbox: each can read every file you can read, and, where the"
+    " kernel has no Landlock, change or delete your files, other submissions and the results"
+    " store"
 )
 
 _warned = False

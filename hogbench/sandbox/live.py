@@ -37,7 +37,7 @@ class LiveStrategy:
 
     def _open(self) -> None:
         job = make_job(self.spec, self.rules, "live", self.request)
-        session = Session(self.spec, self.request, job, 0, 1 << 16, self.rules)
+        session = Session(self.spec, self.request, job, 0, self.rules)
         try:
             self.function, self.team = session.start()
         except BaseException:

@@ -12,7 +12,7 @@ from typing import Any
 from hogbench.entrants import Spec
 from hogbench.errors import UsageError
 from hogbench.rules.base import RuleSet
-from hogbench.sandbox.protocol import Malformed, clean, decode_answer
+from hogbench.sandbox.protocol import Malformed, clean, decode_answer, probe_bounds
 from hogbench.sandbox.request import Request
 from hogbench.sandbox.session import Session, make_job, wall_cap
 
@@ -61,11 +61,11 @@ def probe_functions(
         raise UsageError(f"a probe of {calls} calls is more than {PROBE_CALLS}")
     grids = {name: [grid.to_dict() for grid in grids] for name, grids in probes.items()}
     job = {**make_job(spec, rules, "probe", opts), "probes": grids}
-    longest = 256 * calls + (1 << 16)  # a result is a short encoded value
-    with Session(spec, opts, job, math.ceil(opts.time_limit) + 2, longest, rules) as session:
+    with Session(spec, opts, job, math.ceil(opts.time_limit) + 2, rules) as session:
         session.launch()
-        session.worker.cpu_budget = opts.time_limit
-        found = session.expect("probed", session.started + wall_cap(opts.time_limit))
+        session.worker.budget = opts.time_limit
+        deadline = session.started + wall_cap(opts.time_limit)
+        found = session.expect("probed", deadline, probe_bounds(calls))
         if type(found) is not dict:
             raise session.malformed("probe results that are not a record")
         results: dict[str, list[Any]] = {}

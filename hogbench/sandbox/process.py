@@ -19,8 +19,8 @@ from typing import Any
 
 from hogbench.sandbox.bwrap import WORKER, bwrap_args, choose
 from hogbench.sandbox.imports import COURSE_MODULES, importable, importable_paths
-from hogbench.sandbox.limits import CPU_CHECK_SECONDS, cpu_used
-from hogbench.sandbox.protocol import Lines, clean, format_size, parse_message
+from hogbench.sandbox.limits import CPU_CHECK_SECONDS, Clock, cpu_used
+from hogbench.sandbox.protocol import SMALL, Bounds, Lines, clean, format_size, parse_message
 from hogbench.sandbox.request import Request
 from hogbench.submission import private_folder, remove
 
@@ -34,20 +34,14 @@ class Timeout(Exception):
 class Worker:
     """One worker process: the job goes in on one pipe, messages come back on another."""
 
-    def __init__(
-        self,
-        folder: Path,
-        request: Request,
-        cpu_seconds: int,
-        longest: int,
-        bundled: bool = False,
-    ):
+    def __init__(self, folder: Path, request: Request, cpu_seconds: int, bundled: bool = False):
         exe = choose(request, bundled)
         self.isolated = exe is not None
-        self.lines = Lines(longest)
+        self.lines = Lines()
         self.closed = False
         self.status: int | None = None
-        self.cpu_budget: float | None = None  # CPU seconds the worker may use, in all
+        #: seconds the worker may take in all, as ``limits.Clock`` counts them from its start
+        self.budget: float | None = None
         self.over_budget = False
         # The index of the call under way, written by the worker, read here after a hang/crash.
         self.positions = tempfile.TemporaryFile()
@@ -58,7 +52,7 @@ class Worker:
         fds = (cmd_read, res_write, self.positions.fileno())
         memory = request.memory_mb << 20
         argv = [sys.executable, "-S", "-B", str(WORKER), *map(str, fds), str(memory)]
-        argv.append(str(cpu_seconds))
+        argv += [str(cpu_seconds), str(int(exe is not None))]
         self.scratch = None
         if exe is not None:
             allowed = request.allow_imports
@@ -99,6 +93,7 @@ class Worker:
             os.close(cmd_read)
             os.close(res_write)
         os.set_blocking(self.cmd, False)
+        self.clock = Clock(self.proc.pid)
         self.stdout = Capture(self.proc.stdout)
         self.stderr = Capture(self.proc.stderr)
 
@@ -111,19 +106,30 @@ class Worker:
             except BlockingIOError:
                 pass
 
-    def receive(self, deadline: float) -> dict | None:
-        """The next message (a one-key dict), or None when the worker closed its pipe."""
-        while (line := self.lines.next_line()) is None:
-            self._wait(self.res, select.POLLIN, deadline)
-            chunk = os.read(self.res, 1 << 20)
-            if not chunk:
+    def receive(self, deadline: float, bounds: Bounds = SMALL) -> dict | None:
+        """The next message (a one-key dict, within BOUNDS), or None when the worker closed its
+        pipe; Malformed as soon as it is over its bounds, so the parent never holds more."""
+        while (line := self.lines.next_line(bounds.size)) is None:
+            if not self._read(deadline):
                 return None
-            self.lines.feed(chunk)
-        return parse_message(line)
+        return parse_message(line, bounds)
+
+    def receive_raw(self, count: int, deadline: float) -> bytes | None:
+        """The next COUNT raw bytes, or None when the worker closed its pipe first."""
+        while (block := self.lines.take(count)) is None:
+            if not self._read(deadline):
+                return None
+        return block
+
+    def _read(self, deadline: float) -> bool:
+        self._wait(self.res, select.POLLIN, deadline)
+        chunk = os.read(self.res, 1 << 20)
+        self.lines.feed(chunk)
+        return bool(chunk)
 
     def _wait(self, fd: int, event: int, deadline: float) -> None:
-        """Wait for FD until DEADLINE (wall clock), or until the worker has used more CPU time
-        than its budget; Timeout then."""
+        """Wait for FD until DEADLINE (wall clock), or until the worker has taken more time than
+        its budget; Timeout then."""
         # poll, not select: a tournament loading in threads may hold fds past select's 1024.
         poller = select.poll()
         poller.register(fd, event)
@@ -133,7 +139,7 @@ class Worker:
                 raise Timeout
             if poller.poll(math.ceil(min(timeout, CPU_CHECK_SECONDS) * 1000)):
                 return
-            if self.cpu_budget is not None and self.cpu_used() > self.cpu_budget:
+            if self.budget is not None and self.clock.taken()[0] > self.budget:
                 self.over_budget = True
                 raise Timeout
 
@@ -166,6 +172,15 @@ class Worker:
         if self.isolated and status > 128:  # bwrap reports a death by signal as 128 + signal
             return status - 128
         return 0
+
+    def kill(self) -> None:
+        """Kill the worker's whole process group, from any thread (the thread reading from it
+        then sees it die, and closes it)."""
+        if not self.closed and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Kill the worker's whole process group and reap it; safe to call again."""

@@ -7,12 +7,9 @@ the session reports as "broke the protocol" for that entrant alone.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import json
-import sys
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,37 +21,122 @@ class Malformed(Exception):
     """The worker broke the protocol (the submission tampered with it)."""
 
 
-class Lines:
-    """Splits what a worker writes into lines, holding at most LONGEST bytes of a line."""
+@dataclass(frozen=True)
+class Bounds:
+    """What one message may be: its SIZE in bytes, the DEPTH of its nesting and its ITEMS
+    (arrays, objects and the commas between elements, outside strings), checked before it is
+    parsed, so that no reply makes the parent recurse, or hold more than a few MB."""
 
-    def __init__(self, longest: int) -> None:
-        self.longest = longest
-        self.buffer = bytearray()  # appended to in place: a table's answers are megabytes
+    size: int
+    depth: int = 4
+    items: int = 256
+
+    def __or__(self, other: Bounds) -> Bounds:
+        return Bounds(
+            max(self.size, other.size), max(self.depth, other.depth), max(self.items, other.items)
+        )
+
+
+#: started, loaded, a live answer, an error report (2,000 characters of traceback escaped)
+SMALL = Bounds(64 << 10)
+#: Distinct answers a pass may name (``worker.MAX_VALUES``, and its stand-in for the rest).
+MAX_VALUES = 1024 + 1
+#: The line naming a pass's values: each is at most about 2 KB encoded (a type's name and a
+#: short repr, escaped).
+PASS = Bounds((MAX_VALUES * 2400) + (64 << 10), items=4 * MAX_VALUES + 64)
+
+
+def probe_bounds(calls: int) -> Bounds:
+    """The reply to a probe of CALLS calls: each result a short encoded value."""
+    return Bounds(256 * calls + (64 << 10), items=4 * calls + 256)
+
+
+class Lines:
+    """Splits what a worker writes into lines and raw blocks, holding no more than the bound
+    of the message being read (plus one read's worth)."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()  # appended to in place
         self.scanned = 0  # how much of the buffer holds no newline
 
-    def next_line(self) -> bytes | None:
-        """The next whole line (without its newline), or None until more arrives."""
+    def next_line(self, longest: int) -> bytes | None:
+        """The next whole line (without its newline), or None until more arrives; Malformed
+        once it is longer than LONGEST bytes, whether or not its end has come."""
         end = self.buffer.find(b"\n", self.scanned)
         if end < 0:
             self.scanned = len(self.buffer)
+            if self.scanned > longest:
+                raise Malformed(f"a message longer than {longest} bytes")
             return None
+        if end > longest:
+            raise Malformed(f"a message longer than {longest} bytes")
         line = bytes(self.buffer[:end])
         del self.buffer[: end + 1]
         self.scanned = 0
         return line
 
+    def take(self, count: int) -> bytes | None:
+        """The next COUNT raw bytes, or None until they have arrived."""
+        if len(self.buffer) < count:
+            return None
+        block = bytes(self.buffer[:count])
+        del self.buffer[:count]
+        self.scanned = 0
+        return block
+
     def feed(self, chunk: bytes) -> None:
         self.buffer += chunk
-        if len(self.buffer) > self.longest:
-            raise Malformed("a message longer than any answer")
 
 
-def parse_message(line: bytes) -> dict:
-    """A line as the one-key record it must be."""
+_CHUNK = 1 << 20  # bytes of a line scanned at once
+
+
+def json_shape(line: bytes, bounds: Bounds) -> None:
+    """Check LINE's nesting and item count against BOUNDS without parsing it; Malformed if
+    over. Strings are skipped (a quote preceded by an odd run of backslashes is inside one), in
+    blocks of a MB with numpy, so a line of megabytes takes milliseconds and little memory."""
+    depth = deepest = items = 0
+    inside = False  # within a string where the block starts
+    carried = 0  # backslashes ending the previous block
+    view = memoryview(line)
+    for start in range(0, len(line), _CHUNK):
+        a = np.frombuffer(view[start : start + _CHUNK], dtype=np.uint8)
+        backslash = a == 0x5C
+        # index of the last byte at or before each that is not a backslash (-1: none)
+        last = np.maximum.accumulate(np.where(backslash, -1, np.arange(len(a))))
+        quotes = np.flatnonzero(a == 0x22)
+        before = np.maximum(quotes - 1, 0)
+        run = np.where(quotes > 0, quotes - 1 - last[before], 0)
+        run += np.where((quotes == 0) | (last[before] < 0), carried, 0)
+        real = quotes[run % 2 == 0]
+        carried = len(a) - 1 - int(last[-1]) + (carried if last[-1] < 0 else 0)
+        marks = np.flatnonzero((a == 0x5B) | (a == 0x7B) | (a == 0x5D) | (a == 0x7D) | (a == 0x2C))
+        outside = marks[(np.searchsorted(real, marks) + inside) % 2 == 0]
+        inside ^= bool(len(real) % 2)
+        chars = a[outside]
+        if not len(chars):
+            continue
+        opens = (chars == 0x5B) | (chars == 0x7B)
+        steps = opens.astype(np.int64) - ((chars == 0x5D) | (chars == 0x7D))
+        levels = depth + np.cumsum(steps)
+        deepest = max(deepest, int(levels.max()))
+        depth = int(levels[-1])
+        items += len(chars) - int(np.count_nonzero(steps < 0))
+        if deepest > bounds.depth:
+            raise Malformed(f"a message nested more than {bounds.depth} deep")
+        if items > bounds.items:
+            raise Malformed(f"a message of more than {bounds.items} items")
+
+
+def parse_message(line: bytes, bounds: Bounds = SMALL) -> dict:
+    """A line as the one-key record it must be, within BOUNDS; Malformed otherwise."""
+    if len(line) > bounds.size:
+        raise Malformed(f"a message longer than {bounds.size} bytes")
+    json_shape(line, bounds)
     try:
-        message = json.loads(line)
-    except ValueError:
-        raise Malformed("text that is not JSON") from None
+        message = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # RecursionError: not reached within the bounds
+        raise Malformed("text that is not JSON in UTF-8") from None
     if not isinstance(message, dict) or len(message) != 1:
         raise Malformed("a message that is not a one-key record")
     return message
@@ -95,40 +177,30 @@ def decode_answer(value: Any) -> Any:
     raise Malformed("an answer that is not an encoded value")
 
 
-def decode_pass(answers: Any, count: int) -> Sequence[Any]:
-    """A pass of COUNT answers as the worker sent it: a list of encoded answers, or a coded pass
-    (``{"values": [distinct plain answers], "codes": base64 of one byte per state}``) as
-    CodedAnswers; Malformed if it is neither."""
-    if type(answers) is list and len(answers) == count:
-        if set(map(type, answers)) <= PLAIN:  # a list of plain answers, checked as a whole
-            return answers
-        return [decode_answer(a) for a in answers]
-    if type(answers) is not dict or set(answers) != {"values", "codes"}:
-        raise Malformed(f"not {count} answers")
-    values, text = answers["values"], answers["codes"]
-    if not (
-        type(values) is list
-        and 0 < len(values) <= 256
-        and set(map(type, values)) <= PLAIN
-        and len({(type(v), v) for v in values}) == len(values)
-        and type(text) is str
-    ):
-        raise Malformed("a coded pass whose values are not distinct plain answers")
-    try:
-        codes = np.frombuffer(_strict_base64(text), dtype=np.uint8)
-    except (binascii.Error, ValueError):
-        raise Malformed("a coded pass whose codes are not base64") from None
-    if len(codes) != count or codes.max() >= len(values):
-        raise Malformed(f"not {count} codes, each naming one of its {len(values)} values")
-    return CodedAnswers(values, codes)
+def decode_pass(header: Any, codes: bytes | None, count: int) -> CodedAnswers:
+    """A pass of COUNT answers as the worker sent it: HEADER, ``{"values": [distinct encoded
+    answers]}``, and CODES, the raw bytes naming each state's value (one a state, or two,
+    little-endian, when there are more than 256 values); Malformed if they are not that."""
+    if type(header) is not dict or set(header) != {"values"} or type(header["values"]) is not list:
+        raise Malformed(f"not a pass of {count} answers")
+    values = [decode_answer(v) for v in header["values"]]
+    if not 0 < len(values) <= MAX_VALUES:
+        raise Malformed(f"a pass naming {len(values)} distinct answers")
+    if len({(type(v), v) for v in values}) != len(values):
+        raise Malformed("a pass whose values are not distinct")
+    width = 1 if len(values) <= 256 else 2
+    if codes is None or len(codes) != width * count:
+        raise Malformed(f"not {count} codes")
+    array = np.frombuffer(codes, dtype=np.uint8 if width == 1 else np.dtype("<u2"))
+    if int(array.max()) >= len(values):
+        raise Malformed(f"codes that do not name one of its {len(values)} values")
+    return CodedAnswers(values, array)
 
 
-def _strict_base64(text: str) -> bytes:
-    """TEXT decoded as base64, refusing any character outside its alphabet (binascii.Error)."""
-    if sys.version_info >= (3, 11):
-        return binascii.a2b_base64(text, strict_mode=True)
-    # Python 3.10's a2b_base64 has no strict mode: it would skip what is not base64.
-    return base64.b64decode(text, validate=True)
+def pass_size(header: Any, count: int) -> int:
+    """How many raw bytes of codes follow a pass's HEADER (checked later by decode_pass)."""
+    values = header.get("values") if type(header) is dict else None
+    return count * (2 if type(values) is list and len(values) > 256 else 1)
 
 
 def clean(text: Any, limit: int, newlines: bool = False) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +27,36 @@ from hogbench.sandbox.imports import (
     importable,
     missing_course_name,
 )
+from hogbench.sandbox.limits import how
 from hogbench.sandbox.process import Timeout, Worker
-from hogbench.sandbox.protocol import Malformed, clean, decode_answer, decode_pass
+from hogbench.sandbox.protocol import (
+    PASS,
+    SMALL,
+    Bounds,
+    Malformed,
+    clean,
+    decode_answer,
+    decode_pass,
+    pass_size,
+)
 from hogbench.sandbox.request import Request
 from hogbench.submission import Snapshot, remove, snapshot
+from hogbench.tables import CodedAnswers
 
 # What an OSError message means inside the worker.
 HINTS = {
     "Read-only file system": "strategies may not write files",
     "File too large": "strategies may not write files",
     "Network is down": "strategies have no network",
-    "Resource temporarily unavailable": "strategies may not start processes",
+    "Resource temporarily unavailable": "strategies may not start threads or processes",
+    "can't start new thread": "strategies may not start threads or processes",
 }
 
 
 def wall_cap(limit: float) -> float:
-    """The wall-clock seconds a worker gets for what LIMIT CPU seconds allow: generous, so that
-    only a strategy that waits or sleeps (or a machine far overloaded) meets it."""
-    return 3 * limit + 5
+    """The wall-clock seconds a worker gets for what a LIMIT of seconds (as ``limits.Clock``
+    counts them) allows: a backstop that only a machine far overloaded meets."""
+    return 10 * limit + 30
 
 
 def plain(state: tuple) -> tuple:
@@ -77,7 +88,6 @@ class Session:
         request: Request,
         job: dict[str, Any],
         cpu_seconds: int,
-        longest: int,
         rules: RuleSet,
         count: int = 0,
         files: Snapshot | None = None,
@@ -97,7 +107,7 @@ class Session:
         self.started = 0.0
         try:
             ours = is_bundled(files.files.values())  # the very bytes the worker gets
-            self.worker = Worker(self.copy, request, cpu_seconds, longest, ours)
+            self.worker = Worker(self.copy, request, cpu_seconds, ours)
         except BaseException:
             remove(self.copy)
             raise
@@ -127,12 +137,13 @@ class Session:
             self.worker.close()
             raise HogbenchError(f"the strategy worker did not start: {self.worker.output()[0]}")
         self.started = time.monotonic()
+        self.worker.clock.start()
 
     def start(self) -> tuple[str, str | None]:
         """Send the job, wait for the import; the strategy's function name and team name."""
         self.launch()
-        if self.count:  # a table job: importing and the first pass share the CPU limit
-            self.worker.cpu_budget = self.request.time_limit
+        if self.count:  # a table job: importing and the first pass share the limit
+            self.worker.budget = self.request.time_limit
         loaded = self.expect("loaded", self.started + wall_cap(self.request.time_limit))
         function = loaded.get("function") if isinstance(loaded, dict) else None
         team = loaded.get("team") if isinstance(loaded, dict) else None
@@ -143,9 +154,17 @@ class Session:
         self.where = f"{self.where}:{function}"
         return function, (clean(team, 100).strip() or None) if team is not None else None
 
-    def expect_answers(self, key: str, deadline: float) -> Sequence[Any]:
+    def expect_answers(self, key: str, deadline: float) -> CodedAnswers:
+        """A pass: the line naming its values, then its codes."""
+        header = self.expect(key, deadline, PASS)
         try:
-            return decode_pass(self.expect(key, deadline), self.count)
+            codes = self.worker.receive_raw(pass_size(header, self.count), deadline)
+        except Timeout:
+            raise self._timed_out() from None
+        if codes is None:
+            raise self._died()
+        try:
+            return decode_pass(header, codes, self.count)
         except Malformed as exc:
             raise self.malformed(str(exc)) from None
 
@@ -168,10 +187,11 @@ class Session:
         except IllegalChoice as exc:
             raise self._failure(f"illegal move: {exc}", state) from None
 
-    def expect(self, key: str, deadline: float) -> Any:
-        """The next message, which must be KEY; else the StrategyError explaining why not."""
+    def expect(self, key: str, deadline: float, bounds: Bounds = SMALL) -> Any:
+        """The next message, which must be KEY (within BOUNDS); else the StrategyError explaining
+        why not."""
         try:
-            message = self.worker.receive(deadline)
+            message = self.worker.receive(deadline, bounds | SMALL)
         except Timeout:
             raise self._timed_out() from None
         except Malformed as exc:
@@ -223,18 +243,26 @@ class Session:
     def _timed_out(self) -> StrategyError:
         state = self._state_now()
         limit = f"{self.request.time_limit:g} s"
-        over_cpu = self.worker.over_budget
+        taken, computing = self.worker.clock.taken()
+        spent = (
+            f"{computing:.1f} s computing, {max(taken - computing, 0):.1f} s sleeping or waiting"
+        )
         if self.stage == "decision":
             problem = f"timed out: no answer within {self.request.decision_time_limit:g} s"
-        elif not over_cpu:
+        elif not self.worker.over_budget:
             problem = (
                 f"timed out: no answer within {wall_cap(self.request.time_limit):g} s of wall"
-                f" clock (the limit is {limit} of CPU time; does it sleep or wait?)"
+                f" clock, of which {taken:.1f} s counted ({spent}): the machine may be"
+                " overloaded"
             )
-        elif self.stage == "import":
-            problem = f"timed out while importing (the {limit} CPU limit covers importing too)"
         else:
-            problem = f"timed out: the {limit} CPU limit for answering every state ran out"
+            doing = how(taken, computing)
+            if self.stage == "import":
+                doing = f"while importing, {doing}"
+            problem = (
+                f"timed out {doing}: the {limit} limit for importing and answering every state"
+                f" ran out ({spent}; time spent waiting for a busy CPU is not counted)"
+            )
         if self.stage.endswith("pass"):
             problem += self._progress()
         return self._failure(problem, state)

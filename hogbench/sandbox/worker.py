@@ -1,7 +1,7 @@
 """The worker that imports one submitted strategy file and answers for it, as data.
 
-``hogbench.sandbox`` runs this file as a script (``python -S -B worker.py CMD RES POS MEM CPU``),
-inside the sandbox when there is one. It uses the standard library only: it starts in a tenth
+``hogbench.sandbox`` runs this file as a script (``python -S -B worker.py CMD RES POS MEM CPU
+ISOLATED``), inside the sandbox when there is one. It uses the standard library only: it starts in a tenth
 of a second, and nothing of hogbench is importable next to the submission.
 
 The submission runs in this process and may tamper with anything here, so the parent treats
@@ -12,10 +12,11 @@ worker answers on RES:
 
 * ``{"started": true}``: limits are set and the job is read;
 * ``{"loaded": {"function": name, "team": TEAM_NAME (or PLAYER_NAME) or null}}``;
-* table job (the states are listed, or are every index of ``shape`` in numpy's ndindex order):
-  ``{"first": PASS}``, then ``{"second": PASS}`` (the reversed pass), where PASS is the list of
-  encoded answers, or ``{"values": [distinct answers], "codes": base64 of one byte per state,
-  its value's index}``;
+* table job (the states are listed, or are every index of ``shape`` in numpy's ndindex order;
+  ``passes`` names the passes to make, both by default, and ``seed`` seeds ``random`` before the
+  import): for each pass, ``{"first": {"values": [distinct encoded answers]}}`` (then
+  ``"second"``, the reversed pass), followed at once by its codes as raw bytes, one per state
+  naming its value (two, little-endian, when there are more than 256 values);
 * live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
 * probe job (``probes``: function name -> grids ``{"axes": [[values of each argument]],
   "stride": k}``, each standing for every k-th argument list of the axes' product, where
@@ -35,7 +36,7 @@ if __name__ == "__main__":
     # (nor in the submission's folder, added later) may stand in for a standard module.
     del sys.path[0]
 
-import binascii  # noqa: E402
+import array  # noqa: E402
 import builtins  # noqa: E402
 import ctypes  # noqa: E402
 import faulthandler  # noqa: E402
@@ -48,6 +49,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import reprlib  # noqa: E402
 import signal  # noqa: E402
+import struct  # noqa: E402
 import types  # noqa: E402
 
 try:  # POSIX only: elsewhere no resource limits are set (and there is no sandbox either)
@@ -56,17 +58,20 @@ except ImportError:  # Windows
     resource = None  # type: ignore[assignment]
 
 _BUILTINS = dict(vars(builtins))
-# a submission may patch the json and binascii modules, too
-_dumps, _loads, _base64 = json.dumps, json.loads, binascii.b2a_base64
+# a submission may patch the json module, too
+_dumps, _loads = json.dumps, json.loads
 _reserve = b""  # memory given back before reporting a failure, so a MemoryError can be reported
 
 
 def main(argv: list[str]) -> None:
     global _reserve
-    cmd_fd, res_fd, pos_fd, memory, cpu = (int(a) for a in argv[1:6])
+    cmd_fd, res_fd, pos_fd, memory, cpu, isolated = (int(a) for a in argv[1:7])
     _die_with_parent()
     _set_limits(memory, cpu)
     _sibling("seccomp").install()
+    # Without bwrap, the file system is the user's own: Landlock refuses every change to it.
+    _sibling("landlock").restrict(files=not isolated)
+    _drop_capabilities()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write raises instead of killing
     faulthandler.enable()  # a crash prints the Python stack to stderr, which the parent keeps
     commands = os.fdopen(cmd_fd, "rb")
@@ -83,11 +88,23 @@ def main(argv: list[str]) -> None:
 
         _pristine(work)
 
+    def send_pass(key, answers) -> None:
+        """A pass: a line naming its distinct values, then its codes as raw bytes."""
+
+        def work():
+            values, codes = coded(answers)
+            results.write(_dumps({key: {"values": values}}).encode() + b"\n")
+            results.write(codes)
+            results.flush()
+
+        _pristine(work)
+
     send(_message, "started", True)
     _reserve = bytes(1 << 20)
     # Some files draw random numbers as they are imported (the course's experiments, run to
-    # pick a strategy's constants): seeded, the same file always gives the same table.
-    random.seed(0)
+    # pick a strategy's constants). Seeded, a run is repeatable; the parent gives two imports
+    # different seeds where the rules demand a table that does not depend on them.
+    random.seed(job.get("seed", 0))
     try:
         module = _import(job["path"], job["paths"])
     except BaseException as exc:  # the submission's failure is data, not our crash
@@ -125,10 +142,13 @@ def main(argv: list[str]) -> None:
         gc.enable()
     else:
         states = [tuple(state) for state in job["states"]]
+    passes = job.get("passes", ["first", "second"])
     del job
     gc.freeze()  # nor again and again while the strategy runs
     n = len(states)
     for pass_index, order in enumerate((states, reversed(states))):
+        if ("first", "second")[pass_index] not in passes:
+            continue
         # The position, pass * n + i for the state of index i, is stored by the loop itself: the
         # loop that indexed the states and computed it took a fifth longer per call.
         places = range(n) if pass_index == 0 else range(2 * n - 1, n - 1, -1)
@@ -142,7 +162,7 @@ def main(argv: list[str]) -> None:
                 return
         if pass_index:
             answers.reverse()  # into observation order
-        send(_encoded, ("first", "second")[pass_index], answers)
+        send_pass(("first", "second")[pass_index], answers)
 
 
 def probe(namespace, probes):
@@ -203,28 +223,48 @@ def _loaded(function, team):
 
 
 def _encoded(key, answer):
-    """One answer, or a pass of them, encoded under KEY."""
-    if key == "answer":
-        return {key: encode(answer)}
-    # A pass whose answers are all of one type (bool, int or str), with few distinct values that
-    # encode as themselves (the usual tables: 'roll'/'hold', True/False, 0 to 10), goes as those
-    # values and one byte per state naming its value: a Big Pig pass of 2.3 million answers is
-    # 3 MB of base64 instead of 16 MB of JSON to write, read and check.
-    kinds = set(map(type, answer))
-    if kinds == {bool} or (kinds == {int} and 0 <= min(answer) and max(answer) < 256):
+    """One answer encoded under KEY (live play)."""
+    return {key: encode(answer)}
+
+
+#: Distinct answers a pass names; past them, every new one is sent as OTHER. No rule set has
+#: this many legal moves, so only answers that are illegal anyway are lumped together.
+MAX_VALUES = 1024
+OTHER = {"type": "answer", "repr": f"<one of more than {MAX_VALUES} distinct answers>"}
+
+
+def coded(answers):
+    """A pass as (its distinct encoded VALUES, CODES: the index of each state's value, one byte
+    each, or two little-endian bytes each when there are more than 256 values)."""
+    kinds = set(map(type, answers))
+    if kinds == {bool} or (kinds == {int} and 0 <= min(answers) and max(answers) < 256):
         # Their own codes (a bool is 0 or 1), made in one step.
-        values = [False, True] if kinds == {bool} else list(range(max(answer) + 1))
-        codes = bytes(answer)
-    elif len(kinds) == 1 and kinds <= {int, str}:
-        values = list(set(answer))
-        if len(values) > 256 or not all(encode(v) == v for v in values):
-            return {key: [encode(a) for a in answer]}
-        place = {value: i for i, value in enumerate(values)}
-        codes = bytes(map(place.__getitem__, answer))
-    else:
-        return {key: [encode(a) for a in answer]}
-    text = _base64(codes, newline=False).decode("ascii")
-    return {key: {"values": values, "codes": text}}
+        values = [False, True] if kinds == {bool} else list(range(max(answers) + 1))
+        return values, bytes(answers)
+    if len(kinds) == 1 and kinds <= {int, str}:  # e.g. Big Pig's 'roll'/'hold': by value
+        values = list(set(answers))
+        if len(values) <= 256 and all(encode(v) == v for v in values):
+            place = {value: i for i, value in enumerate(values)}
+            return values, bytes(map(place.__getitem__, answers))
+    values, place, codes = [], {}, []
+    for answer in answers:
+        value = encode(answer)
+        key = (type(answer), value) if type(value) is not dict else _dumps(value)
+        index = place.get(key)
+        if index is None:
+            if len(values) >= MAX_VALUES:
+                key, value = _dumps(OTHER), OTHER
+                index = place.get(key)
+            if index is None:
+                index = place[key] = len(values)
+                values.append(value)
+        codes.append(index)
+    if len(values) <= 256:
+        return values, bytes(codes)
+    wide = array.array("H", codes)
+    if sys.byteorder != "little":
+        wide.byteswap()
+    return values, wide.tobytes()
 
 
 def _pristine(work):
@@ -253,6 +293,20 @@ def _sibling(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _drop_capabilities() -> None:
+    """Give up every capability (root without bwrap would otherwise keep them all: enough to
+    read any process's memory or remount a folder writable). bwrap has dropped them already."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        header = struct.pack("Ii", 0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        libc.capset(header, bytes(24))  # effective, permitted, inheritable: none, twice 32 bits
+        libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+    except (OSError, AttributeError):
+        pass
 
 
 def _die_with_parent() -> None:
