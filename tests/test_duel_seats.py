@@ -186,3 +186,31 @@ def test_likelihood_of_superiority_is_the_normal_tail_of_the_pair_scores():
     assert stats.elo_difference(0.5) == 0 and stats.elo_difference(1.0) == math.inf
     assert stats.elo_difference(0.75) == pytest.approx(190.849, abs=1e-3)  # 400 log10(3)
     assert np.isfinite(stats.elo_difference(0.01))
+
+
+@pytest.mark.parametrize("mode", ["exact", "mc"])
+def test_a_tournaments_copies_get_their_real_seats(mode, tmp_path):
+    """Two copies of one file are computed once, exactly, in either mode: each seat is the
+    first mover's real edge (always_roll(5) against itself: 53.14% first, a plain recursion
+    says), never an assumed 50%."""
+    from pathlib import Path
+
+    from tests.reference import su21_win_probability
+
+    source = Path(__file__).resolve().parent.parent / "strategies" / "hog_su21"
+    for name, original in (
+        ("a5", "always_roll_5"),
+        ("b5", "always_roll_5"),
+        ("c3", "always_roll_3"),
+    ):
+        (tmp_path / f"{name}.py").write_bytes((source / f"{original}.py").read_bytes())
+    files = [str(tmp_path / f"{n}.py") for n in ("a5", "b5", "c3")]
+    shown = runner.invoke(app, ["tournament", *files, "--mode", mode, "--json"])
+    assert shown.exit_code == 0, shown.output
+    pairs = json.loads(shown.stdout)["pairs"]
+    copies = [row for row in pairs["exact"] if {row[0], row[1]} == {0, 1}]
+    assert len(copies) == 1
+    first, second = copies[0][2], copies[0][3]
+    truth = su21_win_probability(lambda s, o: 5, lambda s, o: 5, 100)
+    assert first == pytest.approx(truth, abs=1e-9) and second == pytest.approx(1 - truth, abs=1e-9)
+    assert first > 0.53
