@@ -17,6 +17,7 @@ from hogbench import views
 from hogbench.errors import HogbenchError
 from hogbench.rules import DEFAULT_RULES, DEFAULT_THRESHOLD
 from hogbench.rules import names as rule_names
+from hogbench.tournament.config import SETTING as _SETTING
 from hogbench.views import err, out
 
 #: click's usage errors: a bad option or value. Recent typers carry their own copy of click, so
@@ -805,14 +806,27 @@ def tournament(
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
     allow_live: AllowLiveOpt = False,
+    sprt: Annotated[
+        str | None, typer.Option(*_SETTING["sprt"].flags, help=_SETTING["sprt"].cli_help)
+    ] = None,
+    roster: Annotated[
+        str | None, typer.Option(*_SETTING["roster"].flags, help=_SETTING["roster"].cli_help)
+    ] = None,
+    matrix: Annotated[
+        Literal["rate", "wlt"],
+        typer.Option(
+            "--matrix", case_sensitive=False, help="The matrix as win rates, or wins/losses/ties."
+        ),
+    ] = "rate",
     as_json: JsonOpt = False,
 ) -> None:
     """Round robin: every pair in both seatings, standings, matrix; resumable."""
     door = _door(require_sandbox, no_sandbox, allow_import)
     from pathlib import Path
 
-    from hogbench import report
+    from hogbench import results
     from hogbench import tournament as tm
+    from hogbench.report import files, terminal
     from hogbench.rules import parse_options
 
     t = tm.load_source(
@@ -834,8 +848,15 @@ def tournament(
         live_budget=live_budget,
         no_sandbox=no_sandbox or None,
         require_sandbox=require_sandbox or None,
+        sprt=sprt,
+        roster=Path(roster) if roster else None,
     )
     progress = views.PairProgress(err)
+    students = None
+    if t.roster is not None:  # a bad roster is said before any work
+        from hogbench import roster as rs
+
+        students = rs.read(t.roster)
     try:
         result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
     except KeyboardInterrupt:
@@ -845,10 +866,13 @@ def tournament(
             " command again to resume from there",
             130,
         )
+    model = results.build(result)
+    if students is not None:
+        model = rs.apply(model, students, result)
     if as_json:  # the document results.json holds
-        _print_json(report.result_data(result))
+        _print_json(model.to_dict())
     else:
-        report.print_report(out, report.console_report(result, t.out))
+        terminal.print_report(out, terminal.console_report(model, t.out, out.width, matrix))
     pairs = "pair" if result.computed == 1 else "pairs"
     err.print(
         f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"
@@ -857,7 +881,7 @@ def tournament(
         soft_wrap=True,
     )
     if t.out is not None:
-        paths = report.write_reports(result, t.out)
+        paths = files.write_reports(model, t.out)
         shown = escape(", ".join(map(str, paths)))
         err.print(f"reports: {shown}", highlight=False, soft_wrap=True)
 
@@ -886,13 +910,19 @@ def gauntlet(
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
     allow_live: AllowLiveOpt = False,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt", metavar="P0,P1", help="Live pairs stop by an SPRT of win rate P0 against P1."
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """One strategy against a field: win rate against each, and whether it beats it."""
     door = _door(require_sandbox, no_sandbox, allow_import)
-    from hogbench import report
     from hogbench import tournament as tm
     from hogbench.errors import UsageError
+    from hogbench.report import files, terminal
 
     field = [*(against or []), *(opponents or [])]
     if not field:
@@ -901,13 +931,20 @@ def gauntlet(
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set, term = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     progress = None if as_json else views.PairProgress(err)
+    test = None
+    if sprt is not None:
+        try:
+            test = tm.parse_sprt(sprt)
+        except UsageError as exc:
+            raise UsageError(f"--sprt: {exc}") from None
     me, rows = tm.gauntlet(
-        rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live, **door
-    )
+        rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live,
+        test, **door,
+    )  # fmt: skip
     if as_json:
-        _print_json(_with_term(report.gauntlet_data(me, rows, threshold), term))
+        _print_json(_with_term(files.gauntlet_data(me, rows, threshold), term))
         return
-    report.print_report(out, report.gauntlet_report(me, rows, threshold))
+    terminal.print_report(out, terminal.gauntlet_report(me, rows, threshold))
 
 
 @app.command()

@@ -19,6 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from hogbench.results import TIE_BREAK, EntrantRecord, Report
+
+#: Names longer than this are cut on the page, with the full name on hover.
+NAME_WIDTH = 40
 #: Up to this many entrants the matrix is an HTML table with numbers; beyond, a heatmap picture.
 MATRIX_TABLE_LIMIT = 30
 #: A student's closest pairs: the opponents whose win rate is nearest the threshold.
@@ -58,15 +62,15 @@ def colour(rate: float, threshold: float) -> str:
     return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
-def _who(board: Any, p: int, mask: np.ndarray, ids: list[str]) -> str:
+def _who(report: Report, p: int, mask: np.ndarray, ids: list[str]) -> str:
     """The entrants marked in MASK (row p's opponents), told briefly: by name when few,
     else relative to the ranking."""
-    names = board.names
+    names = report.names
     picked = [q for q in np.flatnonzero(mask) if q != p]
-    played = [q for q in range(len(names)) if q != p and not math.isnan(board.rates[p, q])]
+    played = [q for q in range(len(names)) if q != p and not math.isnan(report.rates[p, q])]
 
     def listed(qs: list[int]) -> str:
-        return ", ".join(f'<a href="#{ids[q]}">{esc(names[q])}</a>' for q in qs) or "nobody"
+        return ", ".join(f'<a href="#{ids[q]}">{_name(names[q])}</a>' for q in qs) or "nobody"
 
     if len(picked) <= LIST_LIMIT:
         return listed(picked)
@@ -82,107 +86,146 @@ def _who(board: Any, p: int, mask: np.ndarray, ids: list[str]) -> str:
     return text or "nobody"
 
 
-def _details(data: dict[str, Any], board: Any, p: int, ids: list[str]) -> str:
-    s = data["standings"][p]
-    rates = board.rates[p]
+def _name(name: str, width: int = NAME_WIDTH) -> str:
+    """A team name as the page shows it: escaped, cut to WIDTH with the full name on hover."""
+    if len(name) <= width:
+        return esc(name)
+    return f'<span title="{esc(name)}">{esc(name[: width - 1])}…</span>'
+
+
+def _details(report: Report, p: int, ids: list[str]) -> str:
+    e = report.entrants[p]
+    rates = report.rates[p]
     played = [q for q in range(len(rates)) if q != p and not math.isnan(rates[q])]
-    beaten = int(board.scored[p].sum())
     lines = [
-        f"<p><b>Beat {beaten} of {len(played)}:</b> {_who(board, p, board.scored[p], ids)}</p>"
+        f"<p><b>Record against the field:</b> won {e.wins}, lost {e.losses}, tied {e.ties}"
+        " (pairs, by match point)</p>",
+        f"<p><b>Beat {e.wins} of {len(played)}:</b> {_who(report, p, report.scored[p], ids)}</p>",
     ]
     if played:
-        closest = sorted(played, key=lambda q: (abs(rates[q] - board.threshold), q))[:CLOSEST]
+        closest = sorted(played, key=lambda q: (abs(rates[q] - report.threshold), q))[:CLOSEST]
         said = []
         for q in closest:
-            mark = " ✔" if board.scored[p, q] else ""
-            open_ = " (undecided)" if board.undecided[p, q] else ""
+            mark = " ✔" if report.scored[p, q] else ""
+            open_ = " (undecided)" if report.undecided[p, q] else ""
             # Two decimals, or as many as it takes to tell the rate from the threshold.
-            digits = 2 if abs(rates[q] - board.threshold) >= 5e-5 else 6
+            digits = 2 if abs(rates[q] - report.threshold) >= 5e-5 else 6
             said.append(
-                f'<a href="#{ids[q]}">{esc(board.names[q])}</a> {pct(rates[q], digits)}'
+                f'<a href="#{ids[q]}">{_name(report.names[q])}</a> {pct(rates[q], digits)}'
                 f"{mark}{open_}"
             )
         lines.append(f"<p><b>Closest:</b> {', '.join(said)}</p>")
-    if s["regret"] is not None:
-        worst = s["regret_max_against"]
-        counted = int(np.sum(~np.isnan(board.regret[p])))
+    hanging = int(report.undecided[p].sum())
+    if hanging:
+        lines.append(f"<p><b>Undecided:</b> {hanging} Monte Carlo pairs (marked ?)</p>")
+    if e.regret is not None and e.regret_max_against is not None:
+        worst = e.regret_max_against
         lines.append(
-            f"<p><b>Regret against the best response:</b> {pct(s['regret'], 2)} of win rate"
-            f" on average over {counted} opponents, at most {pct(s['regret_max'], 2)}"
-            f' (against <a href="#{ids[worst]}">{esc(board.names[worst])}</a>)</p>'
-        )
-    elif s["exact_pairs"] == 0:
-        lines.append(
-            "<p><b>Regret against the best response:</b> none: only exact pairs have one,"
-            " and all of these are Monte Carlo.</p>"
+            f"<p><b>Regret against the best response:</b> {pct(e.regret, 2)} of win rate"
+            f" on average over all {len(played)} opponents, at most {pct(e.regret_max, 2)}"
+            f' (against <a href="#{ids[worst]}">{_name(report.names[worst])}</a>)</p>'
         )
     else:
+        lines.append(f"<p><b>Regret against the best response:</b> {esc(e.regret_note)}</p>")
+    if e.best_response_win_rate is not None:
         lines.append(
-            f"<p><b>Regret against the best response:</b> {esc(data['best_response'])}</p>"
+            f"<p>The best response to {_name(e.name)} wins"
+            f" {pct(e.best_response_win_rate, 2)} against it.</p>"
         )
-    if s["best_response_win_rate"] is not None:
-        lines.append(
-            f"<p>The best response to {esc(s['name'])} wins"
-            f" {pct(s['best_response_win_rate'], 2)} against it.</p>"
-        )
-    extra = [f"spec {esc(s['spec'])}"]
-    if s["same_table_as"]:
-        extra.append("same decision table as " + ", ".join(map(esc, s["same_table_as"])))
-    if s["live"]:
+    if e.notes:
+        lines.append(f"<p><b>Notes on the file:</b> {esc('; '.join(e.notes))}</p>")
+    extra = [f"spec {esc(e.spec)}"]
+    if e.login:
+        extra.insert(0, f"login {esc(e.login)}" + (f" ({esc(e.student)})" if e.student else ""))
+    if e.same_table_as:
+        extra.append("same decision table as " + ", ".join(map(esc, e.same_table_as)))
+    if e.live:
         extra.append("live (played by Monte Carlo)")
     lines.append(f'<p class="note">{"; ".join(extra)}</p>')
     return "".join(lines)
 
 
-def _standings(data: dict[str, Any], board: Any, ids: list[str]) -> str:
-    noisy = any(s["rating_error"] for s in data["standings"])
-    n = len(data["standings"])
+def rank_label(report: Report, p: int) -> str:
+    """The rank, with "=" when it is shared: the tie-break only orders the lines."""
+    e = report.entrants[p]
+    near = report.entrants[max(0, p - 1) : p + 2]
+    return f"{e.rank}=" if any(o.rank == e.rank and o.position != p for o in near) else str(e.rank)
+
+
+def _standings(report: Report, ids: list[str]) -> str:
+    noisy = any(e.rating_error for e in report.entrants)
+    n = len(report.entrants)
     head = (
         '<thead><tr><th data-key="num">rank</th><th data-key="text">entrant</th>'
-        '<th data-key="num">points</th><th data-key="num">win rate</th>'
+        '<th data-key="num">points</th>'
+        '<th data-key="num" title="pairs won, lost and tied against the field">W-L-T</th>'
+        '<th data-key="num" title="average win rate: the tie-break after points">win rate'
+        " (tie-break)</th>"
         '<th data-key="num">rating</th><th data-key="num" title="win rate given up against'
-        ' the best response, on average over exact opponents">regret</th>'
+        ' the best response, on average over every opponent">regret</th>'
         '<th data-key="text">pairs</th></tr></thead>'
     )
     rows = []
-    for p, s in enumerate(data["standings"]):
-        rating = "—" if s["rating"] is None else f"{s['rating']:.0f}"
-        if noisy and s["rating_error"] is not None:
-            rating += f" ± {s['rating_error']:.0f}"
+    for p, e in enumerate(report.entrants):
+        rating = "—" if e.rating is None else f"{e.rating:.0f}"
+        if noisy and e.rating_error is not None:
+            rating += f" ± {e.rating_error:.0f}"
         pairs = ", ".join(
             x
             for x in (
-                f"{s['exact_pairs']} exact" if s["exact_pairs"] else "",
-                f"{s['mc_pairs']} MC" if s["mc_pairs"] else "",
+                f"{e.exact_pairs} exact" if e.exact_pairs else "",
+                f"{e.mc_pairs} MC" if e.mc_pairs else "",
             )
             if x
         )
-        share = 100 * s["points"] / max(n - 1, 1)
-        hanging = (
-            f' <span class="note">({s["undecided"]} undecided)</span>' if s["undecided"] else ""
+        share = 100 * e.points / max(n - 1, 1)
+        hanging = f' <span class="note">({e.undecided} undecided)</span>' if e.undecided else ""
+        live = ' <span class="live">(live)</span>' if e.live else ""
+        login = f' <span class="login">{esc(e.login)}</span>' if e.login else ""
+        noted = ' <span class="live" title="notes on the file">*</span>' if e.notes else ""
+        win = -1 if e.win_rate is None else e.win_rate
+        found = " ".join(x for x in (e.name, e.login, e.student) if x).lower()
+        alias = "".join(f'<span id="{a}"></span>' for a in _aliases(e, ids[p]))
+        regret = (
+            f'<td class="num" data-v="{e.regret}">{pct(e.regret, 2)}</td>'
+            if e.regret is not None
+            else '<td class="num" data-v="-1" title="not computed: the row says why">—</td>'
         )
-        live = ' <span class="live">(live)</span>' if s["live"] else ""
-        win = -1 if s["win_rate"] is None else s["win_rate"]
         rows.append(
-            f'<tr id="{ids[p]}" data-pos="{p}" data-name="{esc(s["name"].lower())}">'
-            f'<td class="num" data-v="{s["rank"]}"><a href="#{ids[p]}" title="link to this'
-            f' row">{s["rank"]}</a></td>'
-            f'<td class="name"><details><summary>{esc(s["name"])}{live}</summary>'
-            f"{_details(data, board, p, ids)}</details></td>"
-            f'<td class="num" data-v="{s["points"]}">{s["points"]}{hanging}'
+            f'<tr id="{ids[p]}" data-pos="{p}" data-name="{esc(found)}"'
+            f' data-full="{esc(e.name)}">'
+            f'<td class="num" data-v="{p}">{alias}<a href="#{ids[p]}" title="link to this'
+            f' row">{rank_label(report, p)}</a></td>'
+            f'<td class="name"><details><summary>{_name(e.name)}{login}{live}{noted}</summary>'
+            f"{_details(report, p, ids)}</details></td>"
+            f'<td class="num" data-v="{e.points}">{e.points}{hanging}'
             f'<span class="bar"><i style="width:{share:.0f}%"></i></span></td>'
-            f'<td class="num" data-v="{win}">{pct(s["win_rate"], 2)}</td>'
-            f'<td class="num" data-v="{s["rating"] if s["rating"] is not None else -1}">{rating}</td>'
-            f'<td class="num" data-v="{s["regret"] if s["regret"] is not None else -1}">'
-            f"{pct(s['regret'], 2)}</td>"
+            f'<td class="num" data-v="{e.wins - e.losses}">{e.wins}-{e.losses}-{e.ties}</td>'
+            f'<td class="num" data-v="{win}">{pct(e.win_rate, 2)}</td>'
+            f'<td class="num" data-v="{e.rating if e.rating is not None else -1}">{rating}</td>'
+            f"{regret}"
             f'<td class="pairs">{pairs or "none"}</td></tr>'
         )
     return f'<table id="standings">{head}<tbody>{"".join(rows)}</tbody></table>'
 
 
-def _matrix_table(board: Any, ids: list[str]) -> str:
+def login_anchor(login: str) -> str:
+    """The link target of a student's login: ``e-`` and the login as it is (logins are
+    letters, digits, dots, dashes and underscores), so ``#e-LOGIN`` finds their row."""
+    return "e-" + re.sub(r"[^\w.-]+", "-", login.lower())
+
+
+def _aliases(e: EntrantRecord, row_id: str) -> list[str]:
+    """Extra link targets of a row: the student's login, when it is not the row's own id."""
+    if not e.login:
+        return []
+    anchor = login_anchor(e.login)
+    return [] if anchor == row_id else [anchor]
+
+
+def _matrix_table(report: Report, ids: list[str]) -> str:
     """The matrix as a table of numbers: row's win rate against column, in standings order."""
-    names = board.names
+    names = report.names
     head = "".join(
         f'<th class="col" title="{esc(name)}"><a href="#{ids[q]}"><span>{esc(name)}</span></a></th>'
         for q, name in enumerate(names)
@@ -191,38 +234,52 @@ def _matrix_table(board: Any, ids: list[str]) -> str:
     for p, name in enumerate(names):
         cells = []
         for q in range(len(names)):
-            rate = board.rates[p, q]
+            rate = report.rates[p, q]
             if p == q or math.isnan(rate):
                 cells.append('<td class="none">·</td>')
                 continue
-            cls = ' class="pt"' if board.scored[p, q] else ""
-            text = f"{100 * rate:.1f}" + ("?" if board.undecided[p, q] else "")
-            dark = abs(rate - board.threshold) > 0.6 * COLOUR_SPAN
-            style = f"background:{colour(rate, board.threshold)}" + (";color:#fff" if dark else "")
+            cls = ' class="pt"' if report.scored[p, q] else ""
+            text = f"{100 * rate:.1f}" + ("?" if report.undecided[p, q] else "")
+            dark = abs(rate - report.threshold) > 0.6 * COLOUR_SPAN
+            style = f"background:{colour(rate, report.threshold)}" + (";color:#fff" if dark else "")
             tip = f"{names[p]} vs {names[q]}: {pct(rate, 2)}" + (
-                ", exact" if board.exact[p, q] else ", Monte Carlo"
+                ", exact" if report.exact[p, q] else ", Monte Carlo"
             )
+            if not math.isnan(report.wins[p, q]):
+                w, lo, t = report.wins[p, q], report.losses[p, q], report.ties[p, q]
+                if report.exact[p, q]:
+                    tip += f"; W/L/T {pct(w, 2)} / {pct(lo, 2)} / {pct(t, 2)}"
+                else:
+                    tip += f"; W/L/T {int(w)} / {int(lo)} / {int(t)} games"
+            if report.undecided[p, q]:
+                tip += "; undecided"
             cells.append(f'<td{cls} style="{style}" title="{esc(tip)}">{text}</td>')
-        rows.append(f'<tr><th class="row">{p + 1}. {esc(name)}</th>{"".join(cells)}</tr>')
+        rows.append(
+            f'<tr><th class="row" title="{esc(name)}">{p + 1}. {esc(name)}</th>'
+            f"{''.join(cells)}</tr>"
+        )
     rows.append("</tbody>")
     return f'<div class="scroll"><table id="matrix">{"".join(rows)}</table></div>'
 
 
-#: Cell codes for the heatmap's hover: two characters per cell, 2 * per mille + point.
+#: Cell codes for the heatmap's hover: two characters per cell, 4 * per mille + 2 * undecided
+#: + point.
 _CODE = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 
 
-def cell_codes(board: Any) -> str:
+def cell_codes(report: Report) -> str:
     """The matrix as two characters per cell, row by row: the win rate in tenths of a percent
-    times 2, plus 1 when the row scored a point, in base 64 (_CODE); "__" where no result.
-    For 300 entrants that is 180 kB, which lets the page's script name any cell on hover."""
+    times 4, plus 2 when the pair is undecided, plus 1 when the row scored a point, in base 64
+    (_CODE); "__" where no result. For 300 entrants that is 180 kB, which lets the page's
+    script name any cell on hover."""
     out = []
-    for p, line in enumerate(board.rates):
+    for p, line in enumerate(report.rates):
         for q, rate in enumerate(line):
             if math.isnan(rate):
                 out.append("__")
                 continue
-            value = 2 * round(1000 * rate) + int(board.scored[p, q])
+            value = 4 * round(1000 * rate) + 2 * int(report.undecided[p, q])
+            value += int(report.scored[p, q])
             out.append(_CODE[value // 64] + _CODE[value % 64])
     return "".join(out)
 
@@ -237,37 +294,44 @@ def _legend(threshold: float) -> str:
     return f'<p class="legend">{cells}</p>'
 
 
-def html_page(data: dict[str, Any], board: Any, pictures: dict[str, Any] | None = None) -> str:
-    """The page for DATA (``report.result_data``) and BOARD (``report.board``); PICTURES names
-    the PNG files written beside it ("matrix", "standings"), if any, and where the heatmap's
-    cells are in its picture ("matrix_box", for the details shown on hover)."""
+def html_page(report: Report, pictures: dict[str, Any] | None = None, files: list[str] = ()) -> str:
+    """The page of REPORT; PICTURES names the PNG files written beside it ("matrix",
+    "standings"), if any, and where the heatmap's cells are in its picture ("matrix_box", for
+    the details shown on hover); FILES lists more files beside it to link."""
     pictures = pictures or {}
-    ids = anchors(board.names)
-    n = len(board.names)
-    v = data["versions"]
+    ids = anchors(report.names)
+    n = len(report.entrants)
+    v = report.versions
     meta = (
-        f"{data['rules_key']} · {data['mode']} · seed {data['seed']} · {n} entrants · threshold"
-        f" {100 * data['threshold']:.4f}% · hogbench {v['hogbench']}, Python {v['python']},"
+        f"{report.rules_key} · {report.mode} · seed {report.seed} · {n} entrants · threshold"
+        f" {100 * report.threshold:.4f}% · hogbench {v['hogbench']}, Python {v['python']},"
         f" numpy {v['numpy']}, numba {v['numba']}"
     )
+    listed = ["standings.csv", "matrix.csv", "pairs.csv", "results.json", *files]
     parts = [
-        f"<h1>{esc(data['tournament'])}</h1>",
+        f"<h1>{esc(report.title)}</h1>",
         f'<p class="meta">{esc(meta)}</p>',
         '<nav><a href="#standings-h">Standings</a> · <a href="#matrix-h">Win rates</a>'
-        + (' · <a href="#disqualified-h">Disqualified</a>' if data["disqualified"] else "")
-        + ' · files: <a href="standings.csv">standings.csv</a>, <a href="matrix.csv">'
-        'matrix.csv</a>, <a href="pairs.csv">pairs.csv</a>, <a href="results.json">'
-        "results.json</a></nav>",
+        + (' · <a href="#disqualified-h">Disqualified</a>' if report.disqualified else "")
+        + " · files: "
+        + ", ".join(f'<a href="{esc(f)}">{esc(f)}</a>' for f in listed)
+        + "</nav>",
         '<h2 id="standings-h">Standings</h2>',
         '<p id="tools" hidden><label>Find a student: <input type="search" id="q"'
-        ' placeholder="name" autocomplete="off"></label> <span id="count" class="note"></span></p>',
-        _standings(data, board, ids),
+        ' placeholder="login or team name" autocomplete="off"></label>'
+        ' <span id="count" class="note"></span></p>',
+        '<p class="note">Find your row by your login or team name: this page\'s address'
+        " followed by <code>#e-</code> and your login (or team name) jumps to it; with"
+        " JavaScript, <code>#q=</code> and either searches.</p>",
+        _standings(report, ids),
         '<p class="note">A name opens on its results; the rank is a link to the row. A match'
-        " point (✔) is a win rate above the threshold; ties count as losses. Rating:"
+        " point (✔) is a win rate above the threshold; ties count as losses. W-L-T: pairs"
+        " won, lost and tied against the field by match point. Entrants level on points"
+        f" share their rank (=) and are listed by {TIE_BREAK}, the tie-break. Rating:"
         " Bradley–Terry on Elo's scale (400 points = 10:1 odds, average 1500). Regret: the"
         " win rate given up compared with the best response to each opponent, on average"
-        f" over the exact pairs ({esc(data['best_response'])}). With JavaScript, a click on a"
-        " column sorts by it.</p>",
+        f" over every opponent, shown only where all of them are exact pairs"
+        f" ({esc(report.best_note)}). With JavaScript, a click on a column sorts by it.</p>",
     ]
     if "standings" in pictures:
         parts.append(
@@ -279,18 +343,22 @@ def html_page(data: dict[str, Any], board: Any, pictures: dict[str, Any] | None 
         '<p class="note">The row entrant\'s win rate against the column entrant, in standings'
         " order: red loses, blue wins, white at the threshold; cells that scored a point are"
         " outlined"
-        + (" and ? marks an undecided Monte Carlo pair" if board.undecided.any() else "")
+        + (
+            "; ? (in the heatmap: a grey x) marks an undecided Monte Carlo pair"
+            if report.undecided.any()
+            else ""
+        )
         + ".</p>"
     )
-    parts.append(_legend(board.threshold))
+    parts.append(_legend(report.threshold))
     if n <= MATRIX_TABLE_LIMIT:
-        parts.append(_matrix_table(board, ids))
+        parts.append(_matrix_table(report, ids))
     elif "matrix" in pictures:
         box = ",".join(f"{x:.5f}" for x in pictures.get("matrix_box", ()))
         parts.append(
             f'<p class="hover"><img class="heatmap" src="{esc(pictures["matrix"])}" alt="heatmap'
             f' of the {n}×{n} win rates (matrix.png beside this page)" data-box="{box}"'
-            f' data-cells="{cell_codes(board)}"><span id="tip" hidden></span></p>'
+            f' data-cells="{cell_codes(report)}"><span id="tip" hidden></span></p>'
             '<p class="note">Each student\'s own numbers are in their row above; all of them'
             " in matrix.csv.</p>"
         )
@@ -300,21 +368,28 @@ def html_page(data: dict[str, Any], board: Any, pictures: dict[str, Any] | None 
             " heatmap needs matplotlib (pip install 'hogbench[plots]'); the numbers are in"
             " matrix.csv, and each student's in their row above.</p>"
         )
-    if data["disqualified"]:
+    if report.disqualified:
         items = "".join(
-            f'<li><b>{esc(d["name"])}</b> <span class="note">({esc(d["spec"])})</span>:'
-            f" {esc(d['reason'])}</li>"
-            for d in data["disqualified"]
+            f'<li><b>{esc(d.name)}</b> <span class="note">({esc(d.spec)})</span>:'
+            f" {esc(d.reason)}</li>"
+            for d in report.disqualified
         )
         parts.append(f'<h2 id="disqualified-h">Disqualified</h2><ul>{items}</ul>')
-    if data["not_played"]:
-        items = "".join(f"<li>{esc(line)}</li>" for line in data["not_played"])
+    if report.not_played:
+        items = "".join(f"<li>{esc(line)}</li>" for line in report.not_played)
         parts.append(f"<h2>Not played</h2><ul>{items}</ul>")
+    if report.unmatched or report.missing:
+        items = "".join(f"<li>not on the roster: {esc(x)}</li>" for x in report.unmatched)
+        items += "".join(
+            f"<li>no submission: {esc(m['login'])} ({esc(m.get('name', ''))})</li>"
+            for m in report.missing
+        )
+        parts.append(f'<h2 id="roster-h">Roster</h2><ul>{items}</ul>')
     body = "\n".join(parts)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(data['tournament'])}</title>\n<style>{_STYLE}</style>\n</head>\n"
+        f"<title>{esc(report.title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
         f"<body>\n{body}\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )
 
@@ -359,6 +434,7 @@ img { max-width: 100%; height: auto; }
 .hover { position: relative; }
 #tip { position: absolute; background: #222; color: #fff; padding: 2px 6px; font-size: 12px;
   border-radius: 3px; pointer-events: none; white-space: nowrap; }
+.login { color: #666; font-size: 12px; }
 input[type=search] { font: inherit; padding: 2px 6px; width: 16em; max-width: 60vw; }
 """
 
@@ -400,7 +476,7 @@ _SCRIPT = """
   }
   heads.forEach((h, k) => h.addEventListener("click", () => {
     // A second click reverses; a first one puts the best first (rank up, numbers down).
-    sortBy(k, h.className ? h.className === "asc" : k >= 2 && k <= 4);
+    sortBy(k, h.className ? h.className === "asc" : k >= 2 && k <= 5);
   }));
 
   // #q=NAME (or ?q=NAME) searches; #sort=-win_rate sorts; #e-NAME opens that student's row.
@@ -410,10 +486,14 @@ _SCRIPT = """
     const q = /^q=(.*)$/.exec(hash);
     if (q || params.has("q")) { box.value = q ? q[1] : params.get("q"); search(); }
     const sort = /^sort=(-?)(\\w+)$/.exec(hash);
-    const keys = ["rank", "name", "points", "win_rate", "rating", "regret", "pairs"];
+    const keys = ["rank", "name", "points", "record", "win_rate", "rating", "regret", "pairs"];
     if (sort && keys.includes(sort[2])) sortBy(keys.indexOf(sort[2]), sort[1] === "-");
-    const target = hash && document.getElementById(hash);
-    if (target && target.tagName === "TR") target.querySelector("details").open = true;
+    const found = hash && document.getElementById(hash);
+    const target = found && found.closest("tr");
+    if (target && target.parentElement === body) {
+      target.querySelector("details").open = true;
+      if (found !== target) target.scrollIntoView();
+    }
   }
   window.addEventListener("hashchange", follow);
   follow();
@@ -425,7 +505,7 @@ _SCRIPT = """
     const [left, top, right, bottom] = map.dataset.box.split(",").map(Number);
     const code = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
     const byPos = rows.slice().sort((a, b) => a.dataset.pos - b.dataset.pos);
-    const names = byPos.map((r) => r.querySelector("summary").firstChild.textContent);
+    const names = byPos.map((r) => r.dataset.full);
     const n = names.length, cells = map.dataset.cells;
     const at = (event) => {
       const box = map.getBoundingClientRect();
@@ -443,7 +523,7 @@ _SCRIPT = """
       if (pair === "__") text += "no result";
       else {
         const v = 64 * code.indexOf(pair[0]) + code.indexOf(pair[1]);
-        text += (v >> 1) / 10 + "%" + (v & 1 ? " \u2714 point" : "");
+        text += (v >> 2) / 10 + "%" + (v & 2 ? " ? undecided" : "") + (v & 1 ? " \u2714 point" : "");
       }
       tip.textContent = text;
       tip.hidden = false;

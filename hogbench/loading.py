@@ -158,7 +158,7 @@ def remember(
         notes.append("it ran without the sandbox (resource limits only)")
     entrant = Entrant(
         spec,
-        clean_name(answers.team) if answers.team else spec.text,
+        clean_name(answers.team, None) if answers.team else spec.text,  # views shorten it
         table,
         answers.digest[:16],
         live_reason=live_reason,

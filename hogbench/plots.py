@@ -313,9 +313,10 @@ COLOUR_SPAN = 0.3
 
 
 def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, float, float]:
-    """The win-rate matrix of a tournament (``report.Board``) as a heatmap: row against
+    """The win-rate matrix of a tournament (``results.Report``) as a heatmap: row against
     column in standings order, a diverging colour map centred on the threshold (red loses,
-    blue wins), the cells that scored a point marked. Returns where the cells are in the
+    blue wins), the cells that scored a point marked, and undecided Monte Carlo pairs marked
+    with a grey x (they would otherwise look like plain wins or losses). Returns where the cells are in the
     picture (left, top, right, bottom, as fractions of its width and height from the top
     left), so that a page can say which cell is under the pointer."""
     from matplotlib.colors import TwoSlopeNorm
@@ -353,6 +354,12 @@ def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, 
         ax.set_xlabel("opponent (rank)")
         ax.set_ylabel("entrant (rank)")
         mark = "black line: encloses the cells where the row scored a point"
+    undecided = np.nonzero(getattr(board, "undecided", np.zeros((n, n), bool)))
+    if len(undecided[0]):
+        size = max(4.0, 900 / n) if n <= NAMED_LIMIT else max(1.0, 300 / n)
+        ax.scatter(undecided[1] + 1, undecided[0] + 1, s=size, c="#555555", marker="x",
+                   linewidths=0.6)  # fmt: skip
+        mark += "; grey x: undecided"
     ax.xaxis.tick_top()
     ax.xaxis.set_label_position("top")
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, extend="both")
@@ -365,16 +372,16 @@ def matrix_png(board: Any, path: str | Path, title: str) -> tuple[float, float, 
     return (box.x0, 1 - box.y1, box.x1, 1 - box.y0)
 
 
-def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
-    """The standings (``report.result_data``) in two panels: each entrant's rating with its
-    error bar (±1 standard error from Monte Carlo noise) by rank, and how the average win rates
-    are spread."""
+def standings_png(report: Any, path: str | Path, title: str) -> Path:
+    """The standings (``results.Report``) in two panels: each entrant's rating with its error
+    bar (±1 standard error from Monte Carlo noise) by rank, and how the average win rates are
+    spread."""
     plt = pyplot()
-    rows = [s for s in data["standings"] if s["rating"] is not None]
+    rows = [e for e in report.entrants if e.rating is not None]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=110)
     ranks = [k + 1 for k in range(len(rows))]
-    ratings = [s["rating"] for s in rows]
-    errors = [s["rating_error"] or 0.0 for s in rows]
+    ratings = [e.rating for e in rows]
+    errors = [e.rating_error or 0.0 for e in rows]
     if any(errors):
         left.errorbar(ranks, ratings, yerr=errors, fmt="o", markersize=3, capsize=2, elinewidth=0.8)
     else:
@@ -384,11 +391,11 @@ def standings_png(data: dict[str, Any], path: str | Path, title: str) -> Path:
     left.set_title("ratings" + (" ± standard error" if any(errors) else " (exact: no error)"))
     if len(rows) <= 30:
         left.set_xticks(
-            ranks, [shown(s["name"])[:16] for s in rows], rotation=60, ha="right", fontsize=7
+            ranks, [shown(e.name)[:16] for e in rows], rotation=60, ha="right", fontsize=7
         )
-    rates = [100 * s["win_rate"] for s in rows if s["win_rate"] is not None]
+    rates = [100 * e.win_rate for e in rows if e.win_rate is not None]
     right.hist(rates, bins=min(40, max(5, len(rates) // 4)), color="#2166ac", edgecolor="white")
-    right.axvline(100 * data["threshold"], color="#b2182b", linewidth=1)
+    right.axvline(100 * report.threshold, color="#b2182b", linewidth=1)
     right.set(xlabel="average win rate against the field (%)", ylabel="entrants")
     right.set_title("win rates (red line: the threshold)")
     fig.suptitle(wrapped(title, 100))

@@ -420,3 +420,49 @@ def loss_by_observation(analysis: Analysis) -> tuple[np.ndarray, np.ndarray]:
     np.maximum.at(largest, m.observation, analysis.loss)
     shape = analysis.rules.obs_shape
     return expected.reshape(shape), largest.reshape(shape)
+
+
+#: (rule set key, table hash) -> the best response's average win rate against that table.
+_BEST_RESPONSE_RATES: dict[tuple[str, str], float] = {}
+
+
+def best_response_rates(
+    rules: RuleSet, entrants: list[Entrant | None], budget: float
+) -> tuple[np.ndarray, str]:
+    """The exact best response's average win rate (both seatings) against each of ENTRANTS
+    that is a decision table (NaN for the others, and for None), within BUDGET seconds; and a
+    note saying what these numbers are, or why some are missing.
+
+    The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog); live
+    strategies have none. Where the game's state holds more than a strategy sees, the solver
+    sees it all, so the figure is an upper bound on what a strategy could reach.
+    """
+    best = np.full(len(entrants), np.nan)
+    wanted = [e is not None and e.tableable for e in entrants]
+    if not any(wanted):
+        return best, "not computed: no entrant here is a decision table at hand"
+    began = time.perf_counter()
+    late = 0
+    for p, entrant in enumerate(entrants):
+        if not wanted[p]:
+            continue
+        key = (rules.key, entrant.key)  # type: ignore[union-attr]
+        if key not in _BEST_RESPONSE_RATES:
+            if time.perf_counter() - began > budget:
+                late += 1
+                continue
+            try:
+                solved = exact.solve(rules, entrant.table.choices)  # type: ignore[union-attr]
+            except Exception:  # a rule set the solver cannot do: that entrant goes without
+                late += 1
+                continue
+            _BEST_RESPONSE_RATES[key] = (solved.first + solved.second) / 2
+        best[p] = _BEST_RESPONSE_RATES[key]
+    done = int(np.sum(~np.isnan(best)))
+    asked = sum(wanted)
+    note = f"exact best response to each of {done} opponents"
+    if late or done < asked:
+        note += f" ({asked - done} without one: past the {budget:.0f} s budget)"
+    if not sees_whole_state(rules):
+        note += f"; it sees {rules.hidden_state}, so it is an upper bound"
+    return best, note

@@ -93,7 +93,7 @@ def read(key: str, spec: Spec, rules: RuleSet, opts: Request, digest: str) -> En
         return None  # not an entry this version wrote: ignored, and rewritten
     return Entrant(
         spec,
-        clean_name(team) if team else spec.text,
+        clean_name(team, None) if team else spec.text,  # views shorten it
         table,
         digest[:16],
         live_reason=live_reason,

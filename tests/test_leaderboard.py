@@ -17,8 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hogbench import leaderboard, report
+from hogbench import leaderboard, results
 from hogbench import tournament as tm
+from hogbench.pairs import decision_z
+from hogbench.report import files
 from hogbench.rules import get_rules
 from hogbench.standings import standings
 from hogbench.tournament.store import PairKey, PairResult
@@ -75,7 +77,7 @@ def synthetic(n: int, mode: str = "exact", seed: int = 1, names: list[str] | Non
                 rates[a, b] = x.win_rate
                 if not x.exact:
                     errors[a, b] = x.paired.standard_error
-                    z = report.decision_z(games)
+                    z = decision_z(games)
                     undecided[a, b] = x.decision(t.threshold, z) == "undecided"
     table = standings(names, rates, t.threshold, None, undecided if mode == "mc" else None)
     # One more who was disqualified, with a hostile file name and error message.
@@ -107,23 +109,23 @@ def pages(tmp_path_factory) -> dict[tuple[int, str], Path]:
     made = {}
     for n, mode in ((20, "exact"), (300, "exact"), (300, "mc")):
         out = tmp_path_factory.mktemp(f"board{n}{mode}")
-        report.write_reports(synthetic(n, mode, names=odd_names(n)), out)
+        files.write_reports(results.build(synthetic(n, mode, names=odd_names(n))), out)
         made[n, mode] = out
     return made
 
 
 def test_csv_cells_are_neutralised_and_numbers_stay_numbers(pages):
-    assert report.csv_cell(FORMULA) == "'" + FORMULA
+    assert files.csv_cell(FORMULA) == "'" + FORMULA
     for text in ("+1+2", "-2+3", "@SUM(A1)", "=1", "＝1", "＋1", "－1", "＠SUM(A1)"):
-        assert report.csv_cell(text) == "'" + text
+        assert files.csv_cell(text) == "'" + text
     for text, cell in (
         ("\t=1", "'\\x09=1"),
         ("\r=1", "'\\x0d=1"),
         ("a\x1b[2J\nb", "a\\x1b[2J\\x0ab"),
     ):
-        assert report.csv_cell(text) == cell  # one line, no escape sequence
+        assert files.csv_cell(text) == cell  # one line, no escape sequence
     for value in (-0.5, "-0.5", "+3", "-1e-3", 12, "Ada", "a=b"):
-        assert report.csv_cell(value) == value
+        assert files.csv_cell(value) == value
     out = pages[20, "exact"]
     rows = list(csv.DictReader((out / "standings.csv").open(encoding="utf-8")))
     names = {r["entrant"] for r in rows}

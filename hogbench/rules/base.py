@@ -348,6 +348,8 @@ class RuleSet:
     #: The contest disqualifies strategies that are not pure functions of what they see (Hog's
     #: contest rules); tournaments then do too, unless told to play them live.
     requires_deterministic: ClassVar[bool] = False
+    #: True when a game can end tied (equal scores): an exact win rate then counts a tie half.
+    can_tie: ClassVar[bool] = False
     #: what the game's state holds that a strategy does not see (``solve`` explains it)
     hidden_state: ClassVar[str] = "more than the strategy's arguments"
     #: The dice rule of a Hog term: the points of one roll from its outcomes (Pig Out, Sow Sad).

@@ -268,6 +268,7 @@ def _resolve_row(params, state, choice, values, lo, hi, out):
 
 class BigPig(RuleSet):
     name = "big-pig"
+    can_tie = True  # equal scores at the end tie
     hidden_state = "whether the player moved first or second in the round"
     title = "Big Pig (two dice, in rounds)"
     strategy_args = ("score", "opponent_score", "turn_total")

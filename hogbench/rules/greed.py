@@ -298,6 +298,7 @@ def _pack(blocks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]
 
 class Greed(RuleSet):
     name = "greed"
+    can_tie = True  # equal scores at the end tie
     title = "Greed (dice labelled 0-5)"
     strategy_args = ("myscore", "theirscore", "last")
     strategy_names = ("myStrategy", "strategy")

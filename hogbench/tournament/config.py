@@ -396,6 +396,9 @@ REPORT_FILES = (
     "index.html",
     "matrix.png",
     "standings.png",
+    "links.csv",
+    "extra_credit.csv",
+    "gradebook.csv",
 )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hogbench.discovery import Entry, discover
-from hogbench.entrants import NAME_WIDTH, Entrant, Spec, clean_name
+from hogbench.entrants import Entrant, Spec, clean_name
 from hogbench.errors import StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.rules.base import RuleSet
@@ -26,6 +26,27 @@ class Slot:
     entrant: Entrant | None = None
     disqualified: str | None = None
     same_as: list[str] = field(default_factory=list)  # entrants with the very same table
+    path: Path | None = None  # the strategy file (None: a built-in)
+    folder: Path | None = None  # the student's folder, for a per-student layout
+
+
+#: Stems of the course's own file names: such a file is named after the folder that holds it.
+COURSE_STEMS = {"hog", "hog_contest", "contest", "greed", "pig", "big_pig", "bigpig"}
+
+
+def entry_name(entry: Entry) -> str:
+    """An entrant's name when its file has no TEAM_NAME, by one rule for every way the entrant
+    was listed (a folder, a glob, a path): the student's folder, or the file's stem for a flat
+    file. A file with the course's own name (hog.py, hog_contest.py, ...) is a student's
+    folder's file however it was listed, so it is named after its folder. A built-in is named
+    by its spec."""
+    if entry.path is None:
+        return entry.name or entry.spec
+    if entry.share is not None and entry.share != entry.path and entry.share.name:
+        return entry.share.name
+    if entry.path.stem.lower() in COURSE_STEMS and entry.path.parent.name:
+        return entry.path.parent.name
+    return entry.path.stem
 
 
 class Progress(Protocol):
@@ -60,7 +81,13 @@ def load_slots(
     def one(item: Entry | str) -> Slot:
         entry = _entry(item)
         spec = entry.spec
-        fallback = clean_name(entry.name or spec, None)
+        fallback = clean_name(entry_name(entry), None)
+        where = {
+            "path": entry.path,
+            "folder": entry.share
+            if entry.share is not None and entry.share != entry.path
+            else None,
+        }
         if progress is not None:
             progress.note(f"loading {fallback}")
         try:
@@ -73,14 +100,15 @@ def load_slots(
             if entrant.live_reason and rules.requires_deterministic and not allow_live:
                 raise StrategyError(spec, live_policy(entrant.live_reason))
         except StrategyError as exc:
-            slot = Slot(spec, fallback, disqualified=reason(exc))
+            slot = Slot(spec, fallback, disqualified=reason(exc), **where)
         except UsageError as exc:
             raise UsageError(f"entrant {spec}: {exc}") from None
         else:
             if entrant.name == spec:  # no TEAM_NAME: the student's folder, or the spec
-                slot = Slot(spec, fallback, entrant=entrant)
+                slot = Slot(spec, fallback, entrant=entrant, **where)
             else:
-                slot = Slot(spec, clean_name(entrant.name, NAME_WIDTH), entrant=entrant)
+                # The full TEAM_NAME: views shorten it, files keep it whole.
+                slot = Slot(spec, clean_name(entrant.name, None), entrant=entrant, **where)
         if progress is not None:
             progress.advance(1)
         return slot
