@@ -153,7 +153,8 @@ def test_terminal_report_shows_names_as_text(result):
     console = Console(record=True, width=200, color_system=None)
     terminal.print_report(console, terminal.console_report(results.build(result)))
     text = console.export_text()
-    assert "[red]Red[/red]" in text and "\x1b[2J" not in text
+    # The name as text (markup shown, not applied), cut to the terminal's name column.
+    assert "</script><b>Bold</b>[red]Re" in text and "\x1b[2J" not in text
     assert "disqualified" in text and "Monte Carlo pairs" in text
 
 
