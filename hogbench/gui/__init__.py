@@ -11,8 +11,12 @@ import importlib.util
 import secrets
 import socket
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hogbench.errors import UsageError
+
+if TYPE_CHECKING:
+    from hogbench.gui.figures import Library
 
 GUI_EXTRA = "pip install 'hogbench[gui]'"
 HOST = "127.0.0.1"
@@ -30,7 +34,7 @@ def new_token() -> str:
 
 
 def serve(
-    library,
+    library: Library,
     token: str,
     on_ready: Callable[[str], None],
     port: int = 0,

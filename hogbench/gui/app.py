@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -23,12 +24,17 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, IllegalChoice, UsageError
 from hogbench.gui import figures
 from hogbench.gui.figures import Library
 from hogbench.gui.games import Games, watch
 from hogbench.gui.games import chances as chances_of
 from hogbench.rules import names as rule_names
+from hogbench.rules.base import RuleSet
+
+if TYPE_CHECKING:
+    from hogbench.solve import Analysis
 
 TEMPLATES = Path(__file__).parent / "templates"
 COOKIE = "hogbench_token"
@@ -57,7 +63,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         )
         return HTMLResponse(html, status)
 
-    def rules_of(request: Request):
+    def rules_of(request: Request) -> RuleSet:
         return library.rules(field(request, "rules"), field(request, "goal"))
 
     def index(request: Request) -> Response:
@@ -119,7 +125,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
             raise UsageError(f"{game.bot.name} is played live: no exact values against it")
         return JSONResponse(advice.to_dict())
 
-    def watched_game(request: Request):
+    def watched_game(request: Request) -> tuple:
         rules = rules_of(request)
         a_text = field(request, "a") or (library.files[0] if library.files else figures.OPTIMAL)
         b_text = field(request, "b") or rules.baseline
@@ -148,7 +154,7 @@ def create_app(library: Library, token: str, port: int | None = None) -> Starlet
         made = watched.get(("chances", *key), lambda: chances_of(rules, a, b, game.turns))
         return JSONResponse({"chances": made})
 
-    def explored(request: Request):
+    def explored(request: Request) -> tuple[RuleSet, str, Entrant, str]:
         """The strategy explored, and ``analyze``'s result once it is there (None before)."""
         rules = rules_of(request)
         mine_text = field(request, "strategy") or (library.files[0] if library.files else "optimal")
@@ -243,7 +249,7 @@ class Fault(HogbenchError):
     """A fault of hogbench's own while answering: said on the page, not as a traceback."""
 
 
-def guarded(endpoint):
+def guarded(endpoint: Callable) -> Callable:
     """ENDPOINT, with any exception other than hogbench's own errors turned into a Fault."""
     import functools
     import inspect
@@ -403,7 +409,7 @@ def chance_line(chances: list[float] | None, width: int = 600, height: int = 160
     }
 
 
-def explore_data(rules, mine, z: int, analysis=None) -> dict:
+def explore_data(rules: RuleSet, mine: Entrant, z: int, analysis: Analysis | None = None) -> dict:
     """The decision table as a grid, as ``show`` draws it; with ANALYSIS (``analyze``'s) the
     regret per cell and the worst states too."""
     from hogbench import plots, solve
@@ -438,7 +444,9 @@ def explore_data(rules, mine, z: int, analysis=None) -> dict:
     }
 
 
-def cell(library: Library, rules, mine, opponent, where: tuple[int, ...]) -> dict:
+def cell(
+    library: Library, rules: RuleSet, mine: Entrant, opponent: Entrant, where: tuple[int, ...]
+) -> dict:
     """At one observation: the strategy's choice, each choice's exact chance of winning against
     OPPONENT (best play afterwards), its regret, and the rules that fire there."""
     m = rules.model

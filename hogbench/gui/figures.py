@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,10 @@ from hogbench.entrants import Entrant, Spec
 from hogbench.errors import UsageError
 from hogbench.rules import get_rules, names
 from hogbench.rules.base import RuleSet
+
+if TYPE_CHECKING:  # the engines load when first asked for, not with the app
+    from hogbench.exact import SeatValues, Solution
+    from hogbench.solve import Analysis, Solved
 
 #: The spec of the solved strategy (``hogbench solve``'s table) in the pages' lists.
 OPTIMAL = "optimal"
@@ -114,19 +118,19 @@ class Library:
             return load_entrant(spec, rules, **self.door)
         return self._kept.get(("entrant", rules.key, spec), lambda: load_entrant(spec, rules))
 
-    def solved(self, rules: RuleSet):
+    def solved(self, rules: RuleSet) -> Solved:
         """``hogbench solve``'s result: optimal play (both players optimal)."""
         from hogbench import solve
 
         return self._solved.get(("solve", rules.key), lambda: solve.solve_rules(rules))
 
-    def best_response(self, rules: RuleSet, opponent: Entrant):
+    def best_response(self, rules: RuleSet, opponent: Entrant) -> Solution:
         """The best response to OPPONENT (a table): the values every hint is read from."""
         require_table(opponent)
         key = ("best", rules.key, opponent.table.hash)
         return self._solved.get(key, lambda: _best_response(self, rules, opponent))
 
-    def analysis(self, rules: RuleSet, strategy: Entrant, opponent: Entrant):
+    def analysis(self, rules: RuleSet, strategy: Entrant, opponent: Entrant) -> Analysis:
         """``hogbench analyze``'s result: where STRATEGY gives up win probability."""
         from hogbench import solve
 
@@ -135,7 +139,7 @@ class Library:
         key = ("analyze", rules.key, strategy.table.hash, opponent.table.hash)
         return self._solved.get(key, lambda: solve.analyze(rules, strategy, opponent))
 
-    def analysis_kept(self, rules: RuleSet, strategy: Entrant, against: str):
+    def analysis_kept(self, rules: RuleSet, strategy: Entrant, against: str) -> Analysis | None:
         """The analysis of STRATEGY against AGAINST if it is made already, else None (nothing
         is computed: not even optimal play as the opponent)."""
         spec = self.spec(against, rules)
@@ -176,7 +180,7 @@ def _optimal_entrant(rules: RuleSet, library: Library) -> Entrant:
     return Entrant(Spec(OPTIMAL, function=OPTIMAL), "optimal play", table, digest)
 
 
-def _best_response(library: Library, rules: RuleSet, opponent: Entrant):
+def _best_response(library: Library, rules: RuleSet, opponent: Entrant) -> Solution:
     from hogbench import exact
     from hogbench.exact import Solution
 
@@ -228,7 +232,7 @@ class Hint:
         }
 
 
-def state_values(rules: RuleSet, solution, weight: np.ndarray) -> np.ndarray:
+def state_values(rules: RuleSet, solution: Solution, weight: np.ndarray) -> np.ndarray:
     """Each choice's value, summed over the states WEIGHT picks (weights summing to 1), after
     which the solver plays best: ``exact.observation_values``, as ``analyze`` uses it."""
     from hogbench import exact
@@ -257,7 +261,7 @@ def hint(library: Library, rules: RuleSet, opponent: Entrant, state: int) -> Hin
     )
 
 
-def win_chances(rules: RuleSet, a: Entrant, b: Entrant):
+def win_chances(rules: RuleSet, a: Entrant, b: Entrant) -> SeatValues:
     """Per-state values of A (moving first) against B: ``exact.evaluate_policies``."""
     from hogbench import exact
 
