@@ -397,3 +397,24 @@ def test_the_commands_options_hold_for_its_rule_set_only():
     page = c.get("/", params={"rules": "hog-su20"}).text
     assert "hog-su20:goal=100:feral_hogs=False" in page
     assert library.rules("hog-su21", "50").key == "hog-su21:goal=50"
+
+
+def test_a_live_strategys_duel_is_monte_carlo_with_the_duel_commands_numbers(monkeypatch):
+    """A strategy that is not a table is played live, by Monte Carlo, with the interval."""
+    from hogbench.duel import run_duel
+    from hogbench.loading import load_entrant
+
+    monkeypatch.chdir(ROOT)
+    live = "strategies/hog_su21/random_roller.py"
+    library = Library("hog-su21", None, (live,), {})
+    c = signed_in(library)
+    page = c.get("/duel", params={"a": live, "b": "always_roll:6", "games": "400", "seed": "3"})
+    assert page.status_code == 200, page.text[-300:]
+    rules = library.rules("hog-su21")
+    a, b = load_entrant(live, rules), load_entrant("always_roll:6", rules)
+    assert a.table is None  # it is random: played live
+    expected = run_duel(rules, a, b, 400, 3).to_dict()
+    verdict = re.search(r'id="verdict">([^<]*)', page.text).group(1)
+    assert f"{100 * expected['win_rate']:.4f}%" in verdict
+    assert f"{100 * expected['ci_low']:.4f}% to {100 * expected['ci_high']:.4f}%" in verdict
+    assert f">{expected['wins']}<" in page.text and f">{expected['losses']}<" in page.text
