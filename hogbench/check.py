@@ -15,6 +15,7 @@ from typing import Any
 from hogbench import loading, sandbox
 from hogbench.entrants import Spec, not_a_folder, parse_spec
 from hogbench.errors import StrategyError, UsageError
+from hogbench.names import shown
 from hogbench.rules.base import RuleSet
 from hogbench.tables import find_faults
 from hogbench.terms import TermReport
@@ -64,7 +65,7 @@ def check_file(
         if Path(spec.text).is_dir():
             raise UsageError(not_a_folder(spec.text))
         raise UsageError(f"check takes a strategy file, not {spec.text!r}")
-    report = CheckReport(str(spec.path), rules.key)
+    report = CheckReport(shown(spec.path), rules.key)
     if term is not None:
         report.term = term.to_dict()
         report.lines += term.lines()
@@ -80,7 +81,7 @@ def check_file(
             )
         return report
     report.function, report.team, report.seconds = answers.function, answers.team, answers.seconds
-    where = f"{spec.path}:{answers.function}"
+    where = f"{shown(spec.path)}:{answers.function}"
     states = list(rules.observations())
     found = find_faults(rules, answers.first, answers.second)
     illegal, unstable = (

@@ -11,12 +11,14 @@ A spec is one of
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hogbench.errors import UsageError
+from hogbench.names import shown
 from hogbench.tables import DecisionTable
 
 #: The most characters of a TEAM_NAME shown anywhere.
@@ -74,11 +76,13 @@ def parse_spec(text: str) -> Spec:
             raise UsageError(not_a_folder(head))
         if path.exists() and not path.is_file():
             raise UsageError(
-                f"{head} is not a regular file (a device, a pipe or a socket), so it holds no"
+                f"{shown(head)} is not a regular file (a device, a pipe or a socket), so it holds no"
                 " strategy: give a .py file"
             )
         if not path.is_file():
-            raise UsageError(f"no such strategy file: {head}")
+            if os.path.islink(path):  # a link that leads nowhere: a loop, or a broken link
+                raise UsageError(f"{shown(head)} is a link that leads to no file")
+            raise UsageError(f"no such strategy file: {shown(head)}")
         if path.suffix != ".py":
             raise UsageError(f"{head} is not a Python file: a strategy file's name ends in .py")
         function = rest.strip() or None

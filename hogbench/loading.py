@@ -21,6 +21,7 @@ from hogbench import sandbox, verdicts
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.entrants import Entrant, Spec, clean_name, not_a_folder, parse_spec
 from hogbench.errors import StrategyError, UsageError
+from hogbench.names import shown
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
 from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers, tabulate
@@ -143,7 +144,7 @@ def remember(
 ) -> Entrant:
     """Judge a worker's answers into an Entrant and keep the verdict in the cache (unless
     REQUEST, already resolved for RULES, says not to)."""
-    where = f"{spec.path}:{answers.function}"
+    where = f"{shown(spec.path)}:{answers.function}"
     try:
         table = table_from_answers(rules, answers.first, answers.second, where)
         live_reason = None

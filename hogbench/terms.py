@@ -33,6 +33,7 @@ from hogbench import cache, sandbox
 from hogbench.dice import make_test_dice
 from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import StrategyError
+from hogbench.names import shown
 from hogbench.rules import DEFAULT_RULES, get_rules, names, rules_class
 from hogbench.rules.base import RuleSet
 from hogbench.submission import snapshot
@@ -575,7 +576,7 @@ def _review(
         line = f"rules: {_label(default)}" + (
             "" if rules else ", the default (the file's functions could not be called)"
         )
-        return default, TermReport(str(spec.path), default.key, how, line, problem=exc.problem)
+        return default, TermReport(shown(spec.path), default.key, how, line, problem=exc.problem)
     defined = sorted(probed)
     candidates, agreeing = recognise(probed, goal_used)
     groups = {tuple(alias_group(t, goal_used)) for t in candidates}
@@ -597,7 +598,7 @@ def _review(
             why = "the file defines no course function of a Hog term"
         line = f"rules: {_label(chosen)}, the default ({why})"
     report = TermReport(
-        str(spec.path), chosen.key, how, line, recognised, candidates, agreeing, defined
+        shown(spec.path), chosen.key, how, line, recognised, candidates, agreeing, defined
     )
     if rules is not None and candidates and rules.name not in candidates:
         others = recognised or _names(candidates)

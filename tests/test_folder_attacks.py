@@ -353,3 +353,19 @@ def test_discovery_of_any_tree_gives_entrants_or_reasons_never_a_traceback(tree)
         assert time.monotonic() - started < 20
     finally:
         _remove_tree(top)
+
+
+@pytest.mark.parametrize("name", ["caf\udce9.py", "esc\x1b[2J\r\nname.py"])
+def test_a_file_named_with_any_bytes_is_checked_and_shown_escaped(work, name):
+    (work / name).write_text(GOOD)
+    result = CliRunner().invoke(app, ["check", name])
+    assert result.exit_code == 0, result.output
+    assert discovery.display(Path(name)) in result.output
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f\ud800-\udfff]", result.output)
+
+
+def test_check_of_a_link_loop_says_so(work):
+    os.symlink("loop.py", work / "loop.py")
+    result = CliRunner().invoke(app, ["check", "loop.py"])
+    assert result.exit_code == 2
+    assert "loop.py is a link that leads to no file" in result.output

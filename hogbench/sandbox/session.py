@@ -15,7 +15,7 @@ from typing import Any
 from hogbench.bundled import is_bundled
 from hogbench.entrants import Spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError
-from hogbench.names import without_host_paths
+from hogbench.names import shown, without_host_paths
 from hogbench.rules import course_functions_not_strategies
 from hogbench.rules.base import RuleSet
 from hogbench.sandbox.bwrap import INSIDE, STARTUP_SECONDS
@@ -75,7 +75,7 @@ def make_job(spec: Spec, rules: RuleSet, mode: str, request: Request) -> dict[st
         "names": list(rules.strategy_names),
         "arity": len(rules.strategy_args),
         "not_strategies": sorted(course_functions_not_strategies(rules.name)),
-        "where": str(spec.path),
+        "where": shown(spec.path),
     }
 
 
@@ -92,7 +92,7 @@ class Session:
         count: int = 0,
         files: Snapshot | None = None,
     ) -> None:
-        self.where = str(spec.path)
+        self.where = shown(spec.path)  # escapes: a file name may hold any bytes
         files = files or snapshot(spec.path, spec.share)
         # The worker sees a private read-only copy of the entrant's own files, nothing else;
         # inside bwrap at a fixed place, so messages never show a host path.
