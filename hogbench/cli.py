@@ -187,7 +187,7 @@ def _rules(name: str, goal: int | None, options: list[str] | None):
 
 
 def _file_rules(
-    file: str, rules: str | None, goal: int | None, option: list[str] | None, door: dict, show: bool
+    file: str, rules: str | None, goal: int | None, option: list[str] | None, door, show: bool
 ):
     """The rule set for a command on a strategy file: --rules, else the term the file's course
     functions are recognised as (``terms.review``), and that report. Unless SHOW is false, the
@@ -201,7 +201,7 @@ def _file_rules(
     spec = parse_spec(file) if file else None
     if spec is None or not spec.is_file:
         return given or _rules(DEFAULT_RULES, goal, option), None
-    rule_set, report = terms.review(spec, given, goal, parse_options(option), **door)
+    rule_set, report = terms.review(spec, given, goal, parse_options(option), request=door)
     if show:
         for line in report.lines():
             err.print(escape(line), highlight=False, soft_wrap=True)
@@ -214,7 +214,7 @@ def _with_term(data: dict, term) -> dict:
     return {**data, "term": term.to_dict()} if term is not None else data
 
 
-def _other_file_term(file: str, rule_set, door: dict):
+def _other_file_term(file: str, rule_set, door):
     """How a second strategy file's own rule functions fare under RULE_SET (chosen from the
     first), or None when FILE is not a file."""
     from hogbench import terms
@@ -222,7 +222,7 @@ def _other_file_term(file: str, rule_set, door: dict):
 
     if not file or not parse_spec(file).is_file:
         return None
-    return terms.review(file, rule_set, **door)[1]
+    return terms.review(file, rule_set, request=door)[1]
 
 
 def _first_file(*specs: str) -> str:
@@ -234,17 +234,19 @@ def _first_file(*specs: str) -> str:
 
 def _door(
     require_sandbox: bool = False, no_sandbox: bool = False, allow_import: list[str] | None = None
-) -> dict[str, Any]:
-    """The sandbox options of a command that loads submitted files."""
+):
+    """The sandbox request of a command that loads submitted files: one frozen
+    ``sandbox.Request``, made and checked here, and passed down as it is."""
     from hogbench.errors import UsageError
+    from hogbench.sandbox import Request
 
     if require_sandbox and no_sandbox:
         raise UsageError("--require-sandbox and --no-sandbox contradict each other")
-    return {
-        "require_sandbox": require_sandbox,
-        "no_sandbox": no_sandbox,
-        "allow_imports": tuple(allow_import or ()),
-    }
+    return Request(
+        require_sandbox=require_sandbox,
+        no_sandbox=no_sandbox,
+        allow_imports=tuple(allow_import or ()),
+    )
 
 
 def _output_file(path: str | None, option: str) -> None:
@@ -350,8 +352,8 @@ def duel(
         raise UsageError("choose one of --until-decided and --sprt")
     if not 0 < threshold < 1:
         raise UsageError(f"--threshold is a win rate between 0 and 1, got {threshold}")
-    entrant_a = load_entrant(a, rule_set, **door)
-    entrant_b = load_entrant(b or rule_set.baseline, rule_set, **door)
+    entrant_a = load_entrant(a, rule_set, request=door)
+    entrant_b = load_entrant(b or rule_set.baseline, rule_set, request=door)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
     live = not (entrant_a.tableable and entrant_b.tableable)  # a few hundred games a second
@@ -462,7 +464,7 @@ def check(
     from hogbench.check import check_file
 
     rule_set, term = _file_rules(file, rules, goal, option, door, show=False)
-    report = check_file(file, rule_set, time_limit, term=term, **door)
+    report = check_file(file, rule_set, time_limit, term=term, request=door)
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -524,8 +526,8 @@ def win_rate(
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules(rules, goal, option)
-    a = load_entrant(strategy, rule_set, **door)
-    b = load_entrant(baseline or rule_set.baseline, rule_set, **door)
+    a = load_entrant(strategy, rule_set, request=door)
+    b = load_entrant(baseline or rule_set.baseline, rule_set, request=door)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     result = run_duel(rule_set, a, b, games, seed, 1, exact)
     if as_json:
@@ -563,7 +565,7 @@ def test_strat(
     if not exact and games < 1:
         raise UsageError(f"-n must be at least 1, got {games}")
     rule_set = _rules("greed", None, None)
-    report = check_file(file, rule_set, **door)
+    report = check_file(file, rule_set, request=door)
     if not report.valid:
         if as_json:
             _print_json(report.to_dict())
@@ -571,7 +573,7 @@ def test_strat(
             views.lines(report.lines)
         raise typer.Exit(1)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
-    result = run_test_strat(rule_set, file, games or 0, seed, exact, report.seconds, **door)
+    result = run_test_strat(rule_set, file, games or 0, seed, exact, report.seconds, request=door)
     if as_json:
         _print_json(result.to_dict())
     else:
@@ -654,8 +656,8 @@ def watch(
 
     rule_set, term = _file_rules(_first_file(a, b), rules, goal, option, door, not as_json)
     entrants = [
-        load_for_one_game(a, rule_set, **door),
-        load_for_one_game(b or rule_set.baseline, rule_set, **door),
+        load_for_one_game(a, rule_set, request=door),
+        load_for_one_game(b or rule_set.baseline, rule_set, request=door),
     ]
     names = [e.name for e in entrants]
     if names[0] == names[1]:
@@ -698,7 +700,7 @@ def play(
     from hogbench.watch import play_game
 
     rule_set, _ = _file_rules(_first_file(opponent), rules, goal, option, door, True)
-    bot = load_for_one_game(opponent or rule_set.baseline, rule_set, **door)
+    bot = load_for_one_game(opponent or rule_set.baseline, rule_set, request=door)
     seed = random.randrange(2**32) if seed is None else seed
     try:
         if first is None and rule_set.person_moves_first:
@@ -842,7 +844,7 @@ def tournament(
         out=Path(out_dir) if out_dir else None,
         name=name,
         time_limit=time_limit,
-        allow_imports=list(door["allow_imports"]) or None,
+        allow_imports=list(door.allow_imports) or None,
         allow_live=allow_live or None,
         pair_seconds=pair_seconds,
         live_budget=live_budget,
@@ -939,7 +941,7 @@ def gauntlet(
             raise UsageError(f"--sprt: {exc}") from None
     me, rows = tm.gauntlet(
         rule_set, strategy, field, threshold, games, seed, _jobs(jobs), progress, allow_live,
-        test, **door,
+        test, request=door,
     )  # fmt: skip
     if as_json:
         _print_json(_with_term(files.gauntlet_data(me, rows, threshold), term))
@@ -996,7 +998,7 @@ def solve(
     door = _door(require_sandbox, no_sandbox, allow_import)
     _output_file(export, "--export")
     rule_set = _rules(rules, goal, option)
-    opponent = load_entrant(against, rule_set, **door) if against else None
+    opponent = load_entrant(against, rule_set, request=door) if against else None
     with err.status(f"solving {rule_set.key} exactly…"):
         result = sv.solve_rules(rule_set, opponent)
     path = str(sv.export(result, export, team)) if export else None
@@ -1040,8 +1042,8 @@ def analyze(
     rule_set, term = _file_rules(_first_file(strategy), rules, goal, option, door, not as_json)
     from hogbench.loading import load_entrant
 
-    mine = load_entrant(strategy, rule_set, **door)
-    theirs = load_entrant(against, rule_set, **door) if against else None
+    mine = load_entrant(strategy, rule_set, request=door)
+    theirs = load_entrant(against, rule_set, request=door) if against else None
     with err.status("solving and comparing, state by state…"):
         result = sv.analyze(rule_set, mine, theirs)
     worst = sv.worst_states(result, top, by)
@@ -1086,7 +1088,7 @@ def show(
         plots.require()
         _output_file(png, "--png")
     rule_set = _rules(rules, goal, option)
-    entrant = load_entrant(strategy, rule_set, **door)
+    entrant = load_entrant(strategy, rule_set, request=door)
     if entrant.table is None:
         raise UsageError(f"{entrant.name} is not a decision table: {entrant.live_reason}")
     if len(rule_set.obs_shape) < 3 and slice_index:
@@ -1135,7 +1137,7 @@ def gui(
     rule_set = _rules(rules, goal, option)
     files = tuple(strategies or ())
     for spec in files:  # each file through the door now: a bad one is refused before serving
-        load_entrant(spec, rule_set, **door)
+        load_entrant(spec, rule_set, request=door)
     library = Library(rule_set.name, goal, files, door, parse_options(option))
 
     def ready(address: str) -> None:

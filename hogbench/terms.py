@@ -537,12 +537,13 @@ def review(
     if not spec.is_file or (rules is not None and not rules.name.startswith("hog-")):
         chosen = rules or get_rules(DEFAULT_RULES, goal, **options)
         return chosen, TermReport(str(spec.text), chosen.key, "given", f"rules: {_label(chosen)}")
-    imports = tuple(sorted(sandbox_options.get("allow_imports", ())))
+    request = sandbox.Request.of(**sandbox_options)  # given whole, or as its fields
+    imports = request.allow_imports
     try:
         digest = snapshot(spec.path, spec.share).digest
     except StrategyError:
         digest = None
-    limit = sandbox_options.get("time_limit")
+    limit = request.time_limit
     key = f"term-report:{_source_digest()}:{digest}:{asked}:{imports}:{limit}:{spec.function}"
     path = cache.cache_root() / "terms" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
     kept = cache.read_sealed(path, key) if digest else None
@@ -551,7 +552,7 @@ def review(
             **{**kept, "disagreements": [Disagreement(**d) for d in kept["disagreements"]]}
         )
         return (rules or get_rules(report.rules.split(":")[0], goal, **options)), report
-    chosen, report = _review(spec, rules, goal, options, sandbox_options)
+    chosen, report = _review(spec, rules, goal, options, {"request": request})
     if digest:  # a file whose functions hang is not run again each time either
         cache.write_sealed(path, key, report.to_dict())
     return chosen, report

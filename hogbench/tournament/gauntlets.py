@@ -59,7 +59,7 @@ def gauntlet(
     if files and mine.is_file:  # without bwrap, bundled files may go on only all together
         files.append(mine)
     if files and sandbox.refuse_without_sandbox(
-        "a gauntlet", sandbox.SandboxOptions(**sandbox_options), files
+        "a gauntlet", sandbox.Request.of(**sandbox_options), files
     ):
         sandbox_options = {**sandbox_options, "bundled_only": True}
     me = load_entrant(challenger, rules, **sandbox_options)

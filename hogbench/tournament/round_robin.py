@@ -77,7 +77,7 @@ def run(
         options = sandbox_options(t)
         files = [e for e in t.entrants if isinstance(e, Entry) and e.path and not e.problem]
         if files and sandbox.refuse_without_sandbox(
-            "a tournament", sandbox.SandboxOptions(**options), files
+            "a tournament", sandbox.Request.of(**options), files
         ):
             options["bundled_only"] = True  # hogbench's own files: nothing else runs unsandboxed
         slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
