@@ -23,7 +23,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in place of httpx; 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from hogbench.gui.app import COOKIE, create_app  # noqa: E402
+from hogbench.gui.app import COOKIE, cookie_name, create_app  # noqa: E402
 from hogbench.gui.figures import Library  # noqa: E402
 from hogbench.rules import names  # noqa: E402
 from tests.reference import roll_distribution  # noqa: E402
@@ -81,11 +81,28 @@ def test_only_a_local_host_name_is_served(library, host):
 
 def test_the_port_in_the_host_header_must_be_the_apps(library):
     c = TestClient(create_app(library, TOKEN, 8123), base_url="http://127.0.0.1:9999")
-    c.cookies.set(COOKIE, TOKEN)
+    c.cookies.set(cookie_name(8123), TOKEN)
     assert c.get("/").status_code == 421
     ok = TestClient(create_app(library, TOKEN, 8123), base_url="http://localhost:8123")
-    ok.cookies.set(COOKIE, TOKEN)
+    ok.cookies.set(cookie_name(8123), TOKEN)
     assert ok.get("/").status_code == 200
+
+
+def test_two_apps_at_once_keep_their_own_cookies(library):
+    """Cookies are per host, not per port: each app names its cookie after its port, so a
+    browser holds both and neither app's pages stop working when the other is opened."""
+    one = TestClient(create_app(library, "one", 8123), base_url="http://127.0.0.1:8123")
+    two = TestClient(create_app(library, "two", 8124), base_url="http://127.0.0.1:8124")
+    names = []
+    for client_, token in ((one, "one"), (two, "two")):
+        signed = client_.get(f"/?token={token}", follow_redirects=False)
+        names.append(signed.headers["set-cookie"].split("=", 1)[0])
+    assert names[0] != names[1]
+    for client_ in (one, two):  # one browser's jar: both cookies, sent to both apps
+        client_.cookies.clear()
+        client_.cookies.set(names[0], "one")
+        client_.cookies.set(names[1], "two")
+    assert one.get("/").status_code == 200 and two.get("/").status_code == 200
 
 
 def test_a_form_posted_from_another_origin_is_refused(library):

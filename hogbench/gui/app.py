@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from hogbench.solve import Analysis
 
 TEMPLATES = Path(__file__).parent / "templates"
+#: The token's cookie; an app that knows its port names the cookie after it, since cookies are
+#: kept per host, not per port: two apps at once would each overwrite the other's.
 COOKIE = "hogbench_token"
 #: Seeds a page may ask for, as the commands take them.
 MAX_SEED = 2**63 - 1
@@ -282,12 +284,17 @@ def guarded(endpoint: Callable) -> Callable:
     return run
 
 
+def cookie_name(port: int | None) -> str:
+    return COOKIE if port is None else f"{COOKIE}_{port}"
+
+
 class TokenGate:
     """ASGI middleware: the token on every request (query or cookie), a local Host only, and
     no form posted from another origin."""
 
     def __init__(self, app, token: str, port: int | None) -> None:
         self.app, self.token, self.port = app, token, port
+        self.cookie = cookie_name(port)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -298,7 +305,7 @@ class TokenGate:
             await Response("unknown host", 421, media_type="text/plain")(scope, receive, send)
             return
         given = request.query_params.get("token")
-        held = request.cookies.get(COOKIE)
+        held = request.cookies.get(self.cookie)
         good = any(t and secrets.compare_digest(t, self.token) for t in (given, held))
         if not good:
             await Response(
@@ -318,7 +325,7 @@ class TokenGate:
 
             target = request.url.path + (f"?{urlencode(query)}" if query else "")
             response = RedirectResponse(target, 303)
-            response.set_cookie(COOKIE, self.token, httponly=True, samesite="strict")
+            response.set_cookie(self.cookie, self.token, httponly=True, samesite="strict")
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
