@@ -4,9 +4,11 @@ No ``from __future__ import annotations`` here: typer reads every command's anno
 start, and evaluating them from strings took 40 of its 60 ms (measured).
 """
 
+import contextlib
 import json
 import os
 import random
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 import typer
@@ -50,6 +52,23 @@ class _Commands(TyperGroup):
             if not _state["json"]:
                 raise  # click prints them with the command's usage line
             _fail(exc.format_message(), exc.exit_code)
+
+
+@contextlib.contextmanager
+def _resumable(t: Any) -> Iterator[None]:
+    """Ctrl-C in a tournament: one line saying that the pairs finished are kept in its store
+    and that the same command resumes from there; exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from hogbench import tournament as tm
+
+        store = t.store or tm.default_store(t)
+        _fail(
+            f"interrupted: every pair finished so far is kept in {store}; run the same"
+            " command again to resume from there",
+            130,
+        )
 
 
 def _fail(message: str, code: int) -> None:
@@ -859,33 +878,26 @@ def tournament(
         from hogbench import roster as rs
 
         students = rs.read(t.roster)
-    try:
+    with _resumable(t):  # Ctrl-C: one line saying the store keeps what was done
         result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
-    except KeyboardInterrupt:
-        store_path = t.store or tm.default_store(t)
-        _fail(
-            f"interrupted: every pair finished so far is kept in {store_path}; run the same"
-            " command again to resume from there",
-            130,
+        model = results.build(result)
+        if students is not None:
+            model = rs.apply(model, students, result)
+        if as_json:  # the document results.json holds
+            _print_json(model.to_dict())
+        else:
+            terminal.print_report(out, terminal.console_report(model, t.out, out.width, matrix))
+        pairs = "pair" if result.computed == 1 else "pairs"
+        err.print(
+            f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"
+            f" {result.stored} from the store ({escape(str(t.store or tm.default_store(t)))})",
+            highlight=False,
+            soft_wrap=True,
         )
-    model = results.build(result)
-    if students is not None:
-        model = rs.apply(model, students, result)
-    if as_json:  # the document results.json holds
-        _print_json(model.to_dict())
-    else:
-        terminal.print_report(out, terminal.console_report(model, t.out, out.width, matrix))
-    pairs = "pair" if result.computed == 1 else "pairs"
-    err.print(
-        f"{result.computed} {pairs} computed in {result.seconds:.1f} s,"
-        f" {result.stored} from the store ({escape(str(t.store or tm.default_store(t)))})",
-        highlight=False,
-        soft_wrap=True,
-    )
-    if t.out is not None:
-        paths = files.write_reports(model, t.out)
-        shown = escape(", ".join(map(str, paths)))
-        err.print(f"reports: {shown}", highlight=False, soft_wrap=True)
+        if t.out is not None:
+            paths = files.write_reports(model, t.out)
+            shown = escape(", ".join(map(str, paths)))
+            err.print(f"reports: {shown}", highlight=False, soft_wrap=True)
 
 
 @app.command()
