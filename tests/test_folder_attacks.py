@@ -370,3 +370,17 @@ def test_check_of_a_link_loop_says_so(work):
     result = CliRunner().invoke(app, ["check", "loop.py"])
     assert result.exit_code == 2
     assert "loop.py is a link that leads to no file" in result.output
+
+
+@pytest.mark.parametrize("command", ["show", "analyze"])
+def test_a_team_name_in_matplotlib_math_is_drawn_as_text(work, command):
+    from hogbench import plots
+
+    if not plots.available():
+        pytest.skip("matplotlib is not installed")
+    (work / "math.py").write_text(MATH)
+    result = CliRunner().invoke(
+        app, [command, "math.py", "--rules", "hog-su21", "--png", "out.png"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (work / "out.png").stat().st_size > 0
