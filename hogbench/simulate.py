@@ -32,7 +32,7 @@ import numpy as np
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError, StrategyError
 from hogbench.jit import compiled, jit, kernel
-from hogbench.players import Player, TablePlayer, engine_table
+from hogbench.players import LivePlayer, Player, TablePlayer, engine_table
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -55,7 +55,6 @@ MAX_COMPACT_STATES = 500_000
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_MASK = (1 << 64) - 1
 _BITS = 53  # a uniform is a 53-bit integer U, the number U / 2**53 in [0, 1)
 _ONE = 1 << _BITS
 _FRACTION = np.uint64(_ONE - 1)
@@ -365,59 +364,180 @@ def _play_direct(g, observation, start, table_a, table_b, seeds, n_games, max_tu
                 counts[first, column] += 1
 
 
-def _next_uniform_py(state: int) -> tuple[int, float]:
-    """SplitMix64 in plain Python, the same stream as _next_uniform (for the live path)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    z ^= z >> 31
-    return state, (z >> 11) * (1.0 / 9007199254740992.0)
+# -- lockstep: strategies called live answer many games' decisions at once ----------------------
+#: Games played in step when a strategy is called live: each round asks a live strategy for the
+#: decisions of all its games at once (one message to its worker, not one per decision); small
+#: enough that a duel's progress moves every second or two.
+LIVE_CHUNK_GAMES = 16_384
+#: Above this many (state, choice) pairs, draws are resolved on the spot instead of from every
+#: choice's rows (Greed's 51 choices, the models with memories).
+MAX_CHOICE_ROWS = 500_000
 
 
-def _draw_py(m, x: int, c: int, u: float) -> int:
-    """_draw_direct for the live path, calling the model's compiled functions from Python."""
-    k = m.roll_kind(m.params, x, c)
-    j, last = int(m.dist_ptr[k]), int(m.dist_ptr[k + 1]) - 1
-    acc = m.dist_prob[j]
-    while j < last and u >= acc:
-        j += 1
-        acc += m.dist_prob[j]
-    return int(m.resolve(m.params, x, c, int(m.dist_value[j])))
+class Chooser:
+    """A live player's side of lockstep play: ``ask`` sends the observations of a round's games
+    (a sandboxed worker starts on them at once, so two workers answer at the same time),
+    ``answers`` returns their validated choices, in order."""
+
+    def __init__(self, rules: RuleSet, player: LivePlayer, stack) -> None:
+        self.rules = rules
+        self.identity = player.identity
+        try:
+            strategy = player.open()
+            if hasattr(strategy, "__enter__"):
+                strategy = stack.enter_context(strategy)
+        except StrategyError as exc:
+            raise _charged(exc, player.identity) from None
+        self.strategy = strategy
+        self.batched = hasattr(strategy, "ask") and hasattr(strategy, "answers")
+        self.asked = np.empty(0, dtype=np.int64)
+        self.args: dict[int, tuple] = {}  # observation -> the strategy's arguments
+
+    def ask(self, observations: np.ndarray) -> None:
+        try:
+            if self.batched:
+                self.strategy.ask(observations)
+            else:
+                self.asked = observations
+        except StrategyError as exc:
+            raise _charged(exc, self.identity) from None
+
+    def answers(self) -> np.ndarray:
+        try:
+            if self.batched:
+                return self.strategy.answers()
+            return np.fromiter(map(self._decide, self.asked.tolist()), np.int64, len(self.asked))
+        except StrategyError as exc:
+            raise _charged(exc, self.identity) from None
+
+    def _decide(self, observation: int) -> int:
+        args = self.args.get(observation)
+        if args is None:
+            args = self.args[observation] = self.rules.obs_args(observation)
+        return self.rules.choice(self.strategy(*args))
 
 
-def _play_live(
+class _ChoiceRows:
+    """Every choice's rows, stacked: the outcomes of choice c at state x are row
+    slot_of[c] * n + x. A draw reads them exactly as ``_play_rows`` reads a table's rows (a
+    table's rows at x are its choice's rows at x), so a live strategy that happens to be
+    deterministic plays the very games its table would, on the same seed."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        m = rules.model
+        n_obs = int(np.prod(rules.obs_shape))
+        parts = [table_rows(rules, np.full(n_obs, c, dtype=np.int64)) for c in m.choices]
+        self.n = m.n_states
+        offsets = np.cumsum([0] + [len(r.keep) for r in parts[:-1]])
+        ptr = np.concatenate([r.ptr[:-1] + o for r, o in zip(parts, offsets, strict=True)])
+        ends = np.concatenate([r.ptr[1:] + o for r, o in zip(parts, offsets, strict=True)])
+        self.ptr = ptr.astype(np.uint64)
+        self.width = (ends - ptr).astype(np.uint64)
+        self.keep = np.concatenate([r.keep for r in parts])
+        self.codes = np.concatenate([r.codes for r in parts]).reshape(-1)
+        self.slot_of = np.full(int(m.choices.max()) + 1, -1, dtype=np.int64)
+        self.slot_of[m.choices] = np.arange(len(m.choices))
+
+    def __call__(self, x: np.ndarray, choice: np.ndarray, rng: np.ndarray) -> np.ndarray:
+        row = self.slot_of[choice] * self.n + x
+        draw = _splitmix(rng)
+        draw *= self.width[row]
+        slot = self.ptr[row]
+        slot += draw >> _SHIFT_53
+        draw &= _FRACTION
+        return self.codes[2 * slot + (draw >= self.keep[slot])]
+
+
+def _draw_codes_signature(t):
+    i8 = t.int64[::1]
+    return t.void(_model_type(t), i8, i8, t.uint64[::1], i8)
+
+
+@kernel(_draw_codes_signature)
+def _draw_codes(g, states, choices, draws, codes):
+    """codes[i]: the outcome of choices[i] at states[i] for the 53-bit draw draws[i], resolved
+    on the spot as ``_play_direct`` resolves it."""
+    for i in range(len(states)):
+        codes[i] = _draw_direct(g, states[i], choices[i], draws[i] * (1.0 / 9007199254740992.0))
+
+
+class _DirectDraws:
+    """Draws resolved on the spot, for models too large for every choice's rows."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        m = rules.model
+        self.model = (
+            compiled(m.roll_kind), compiled(m.resolve), m.params, m.dist_ptr, m.dist_value,
+            m.dist_prob,
+        )  # fmt: skip
+
+    def __call__(self, x: np.ndarray, choice: np.ndarray, rng: np.ndarray) -> np.ndarray:
+        codes = np.empty(len(x), dtype=np.int64)
+        _draw_codes(self.model, x, choice, _splitmix(rng), codes)
+        return codes
+
+
+def _drawer(rules: RuleSet):
+    m = rules.model
+    if m.n_states <= MAX_COMPACT_STATES and m.n_states * len(m.choices) <= MAX_CHOICE_ROWS:
+        return _ChoiceRows(rules)
+    return _DirectDraws(rules)
+
+
+def _play_lockstep(
     rules: RuleSet,
-    a: Callable,
-    b: Callable,
+    sides: tuple[np.ndarray | Chooser, np.ndarray | Chooser],
     seeds: np.ndarray,
     n_games: int,
     max_turns: int,
     progress: Callable[[int], None] | None = None,
-):
-    """The slow path: at least one strategy is called at every decision (a few hundred games a
-    second), so PROGRESS, if given, hears of every pair of games."""
+) -> np.ndarray:
+    """Play N_GAMES (even) games, pair i on stream seeds[i], game 2i with A first and 2i + 1
+    with B first, where a side is a table (engine_table) or a Chooser called live.
+
+    The unfinished games of a chunk take a turn together: each live side is asked once a round
+    for the decisions of all the games where it moves (both sides asked before either answers,
+    so two workers think at the same time), a table side is read, and each game draws its turn
+    from its own stream. The games and their order of asking depend on the seeds alone, so a
+    seed gives the same games whatever the number of jobs. Returns the joint pair counts, as
+    ``_play_rows``; PROGRESS hears of each chunk's games."""
     m = rules.model
+    draw = _drawer(rules)
+    observation = m.observation
     result = np.full(n_games, 3, dtype=np.int64)
-    for i, pair_seed in enumerate(seeds[: n_games // 2]):
-        for seat in range(2):
-            rng = int(pair_seed)
-            x = m.start
-            a_moves = seat == 0
-            for _ in range(max_turns):
-                c = (a if a_moves else b)(int(x))
-                rng, u = _next_uniform_py(rng)
-                code = _draw_py(m, x, c, u)
-                kind = code & 7
-                if kind == OTHER:
-                    x, a_moves = code >> 3, not a_moves
-                elif kind == SAME:
-                    x = code >> 3
-                else:
-                    result[2 * i + seat] = int(_finish(kind, a_moves))
-                    break
+    for lo in range(0, n_games, LIVE_CHUNK_GAMES):  # even: a pair's two games stay together
+        game = np.arange(lo, min(n_games, lo + LIVE_CHUNK_GAMES))
+        rng = seeds[game // 2]  # a copy: the streams advance in place
+        a_moves = game % 2 == 0
+        x = np.full(len(game), m.start, dtype=np.int64)
+        for _ in range(max_turns):
+            if len(game) == 0:
+                break
+            choice = np.empty(len(game), dtype=np.int64)
+            asked = []
+            movers = np.flatnonzero(a_moves), np.flatnonzero(~a_moves)
+            for side, at in zip(sides, movers, strict=True):
+                if isinstance(side, np.ndarray):
+                    choice[at] = side[observation[x[at]]]
+                elif len(at):
+                    side.ask(observation[x[at]])
+                    asked.append((side, at))
+            for side, at in asked:
+                choice[at] = side.answers()
+            code = draw(x, choice, rng)
+            kind = code & 7
+            a_moves ^= kind == OTHER
+            x = code >> 3
+            over = kind > SAME
+            if over.any():
+                ended = np.flatnonzero(over)
+                kind, mover_a = kind[ended], a_moves[ended]
+                won = (kind == WIN) == mover_a
+                result[game[ended]] = np.where(kind == TIE, 2, np.where(won, 0, 1))
+                going = ~over
+                game, rng, x, a_moves = game[going], rng[going], x[going], a_moves[going]
         if progress is not None:
-            progress(2)
+            progress(min(n_games, lo + LIVE_CHUNK_GAMES) - lo)
     return _joint(result)
 
 
@@ -459,7 +579,7 @@ def play_block(
     progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
     """Play one block of game pairs; returns counts[A-first result, A-second result]. PROGRESS,
-    if given, hears of the games played: all at once, or pair by pair where a strategy is
+    if given, hears of the games played: all at once, or chunk by chunk where a strategy is
     called live."""
     from contextlib import ExitStack
 
@@ -485,9 +605,12 @@ def play_block(
             )
     else:
         with ExitStack() as stack:
-            deciders = decider(rules, a, stack), decider(rules, b, stack)
-            counts = _play_live(rules, *deciders, seeds, n_games, turns, progress)
-            progress = None  # told pair by pair
+            sides = tuple(
+                engine_table(p.choices) if isinstance(p, TablePlayer) else Chooser(rules, p, stack)
+                for p in (a, b)
+            )
+            counts = _play_lockstep(rules, sides, seeds, n_games, turns, progress)
+            progress = None  # told chunk by chunk
     if progress is not None:
         progress(n_games)
     return counts if cap is None else _unfinished_tied(counts)

@@ -54,10 +54,11 @@ def test_live_path_agrees_with_plain_recursion():
 
 @pytest.mark.parametrize("live", [True, False], ids=["live", "tables"])
 def test_progress_hears_every_game_once_and_changes_nothing(monkeypatch, live):
-    """A live strategy plays a few hundred games a second, so a duel's progress bar hears of
-    every pair of games; tables' games are told block by block. Either way the games told add
-    up to the games played, and the counts are those of a run without progress."""
+    """A live strategy's games are told chunk by chunk (the games played in step), tables'
+    block by block. Either way the games told add up to the games played, and the counts are
+    those of a run without progress."""
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 400)
+    monkeypatch.setattr(simulate, "LIVE_CHUNK_GAMES", 100)
     rules = get_rules("hog-su21", 30)
     table = tabulate(cutoff_strategy, rules, "a").choices
     a = LivePlayer(lambda: cutoff_strategy) if live else TablePlayer(table)
@@ -65,7 +66,7 @@ def test_progress_hears_every_game_once_and_changes_nothing(monkeypatch, live):
     told: list[int] = []
     counts = simulate.simulate_pairs(rules, a, b, 1_000, seed=3, progress=told.append)
     assert sum(told) == 1_000
-    assert told == ([2] * 500 if live else [400, 400, 200])
+    assert told == ([100] * 10 if live else [400, 400, 200])
     assert (counts == simulate.simulate_pairs(rules, a, b, 1_000, seed=3)).all()
 
 
@@ -171,3 +172,93 @@ def test_a_duel_loads_numba_only_to_build_exact_rows(tmp_path, how):
     assert first["exact"] == ("--exact" in how) and first["games"] == (
         None if first["exact"] else 2000  # games played: none in an exact duel
     )
+
+
+@pytest.mark.parametrize("engine", ["rows", "direct"])
+def test_a_deterministic_strategy_played_live_plays_its_tables_games(engine, monkeypatch):
+    """Live play draws each turn as the table engines do (a table's rows at a state are its
+    choice's rows there), so a strategy that happens to be deterministic, played live in
+    lockstep, gives the very counts its table gives on the same seed."""
+    if engine == "direct":  # every draw resolved on the spot, as for the largest models
+        monkeypatch.setattr(simulate, "MAX_COMPACT_STATES", 0)
+        monkeypatch.setattr(simulate, "MAX_CHOICE_ROWS", 0)
+        monkeypatch.setattr(simulate, "table_rows", lambda rules, table: None)  # none cached
+    monkeypatch.setattr(simulate, "LIVE_CHUNK_GAMES", 1_000)  # several chunks
+    rules = get_rules("hog-su21", 40)
+    table = TablePlayer(tabulate(cutoff_strategy, rules, "a").choices)
+    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    by_tables = simulate.simulate_pairs(rules, table, b, 5_000, seed=9)
+    live = LivePlayer(lambda: cutoff_strategy)
+    assert (simulate.simulate_pairs(rules, live, b, 5_000, seed=9) == by_tables).all()
+    both_live = LivePlayer(lambda: always5)
+    assert (simulate.simulate_pairs(rules, live, both_live, 5_000, seed=9) == by_tables).all()
+
+
+class SeededRoller:
+    """A randomised strategy with its own seeded generator, made afresh wherever it is opened
+    (as a sandboxed worker seeds ``random`` before the import): picklable for joblib."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = __import__("random").Random(seed)
+
+    def __call__(self, score, opponent_score):
+        return self.rng.randint(2, 7)
+
+
+def test_live_games_are_the_same_whatever_jobs(monkeypatch):
+    import functools
+
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 2_000)
+    rules = get_rules("hog-su21", 50)
+    a = LivePlayer(functools.partial(SeededRoller, 1))
+    b = LivePlayer(functools.partial(SeededRoller, 2))
+    one = simulate.simulate_pairs(rules, a, b, 7_000, seed=4, jobs=1)
+    two = simulate.simulate_pairs(rules, a, b, 7_000, seed=4, jobs=2)
+    assert (one == two).all() and one.sum() == 3_500
+
+
+def _plain_su21_game(strategies, goal: int, rng) -> int:
+    """The course's play() for Summer 2021, plainly: Sow Sad, Piggy Points, More Boar, real
+    dice. Returns the winner, 0 for the player who moved first."""
+
+    def piggy(score):
+        return abs((score // 10) % 10 - score % 10) + 4
+
+    def boar(player, opponent):
+        p, o = [int(d) for d in str(player)], [int(d) for d in str(opponent)]
+        return min(p) < min(o) and max(p) > max(o)
+
+    scores, who = [0, 0], 0
+    while True:
+        n = strategies[who](scores[who], scores[1 - who])
+        if n == 0:
+            points = piggy(scores[1 - who])
+        else:
+            rolls = [rng.randint(1, 6) for _ in range(n)]
+            points = 1 if 1 in rolls else sum(rolls)
+        scores[who] += points
+        if scores[who] >= goal:
+            return who
+        if not boar(scores[who], scores[1 - who]):
+            who = 1 - who
+
+
+def test_a_random_strategy_played_live_matches_a_plain_loop():
+    """A randomised strategy against a table, played live in lockstep, wins as often as the
+    same strategy does in a plain Python loop with real dice, within standard errors."""
+    import random
+
+    goal, games = 50, 20_000
+    rules = get_rules("hog-su21", goal)
+    a = LivePlayer(lambda: SeededRoller(3))
+    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    counts = simulate.simulate(rules, a, b, games, seed=12)
+    rng, roller = random.Random(5), SeededRoller(6)
+    half = games // 2
+    plain_first = sum(_plain_su21_game((roller, always5), goal, rng) == 0 for _ in range(half))
+    plain_second = sum(_plain_su21_game((always5, roller), goal, rng) == 1 for _ in range(half))
+    for seat, plain_wins in ((0, plain_first), (1, plain_second)):
+        ours = counts[seat, 0] / counts[seat].sum()
+        theirs = plain_wins / half
+        se = math.sqrt(ours * (1 - ours) / counts[seat].sum() + theirs * (1 - theirs) / half)
+        assert abs(ours - theirs) < 4 * se, (seat, ours, theirs, se)

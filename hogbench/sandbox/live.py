@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from hogbench.entrants import Spec, parse_spec
 from hogbench.errors import StrategyError, UsageError
@@ -37,6 +40,10 @@ class LiveStrategy:
 
     def _open(self) -> None:
         job = make_job(self.spec, self.rules, "live", self.request)
+        # What the worker needs to call the strategy at an observation index (as a table job).
+        job.update(shape=list(self.rules.obs_shape), states=None)
+        if type(self.rules).observations is not RuleSet.observations:
+            job["states"] = [plain(state) for state in self.rules.observations()]
         session = Session(self.spec, self.request, job, 0, self.rules)
         try:
             self.function, self.team = session.start()
@@ -52,6 +59,27 @@ class LiveStrategy:
             self._open()
         try:
             return self._session.decide(plain(args), self.rules)
+        except StrategyError as exc:
+            self._error = exc  # it does not get to play on after failing
+            self.close()
+            raise
+
+    def ask(self, observations: np.ndarray) -> None:
+        """Ask for the decisions at many observations (flat decision-table indices) at once:
+        the worker starts on them while the caller goes on; ``answers`` collects them."""
+        self._batch(lambda session: session.send_batch(observations))
+
+    def answers(self) -> np.ndarray:
+        """The choices asked for by ``ask``, validated with ``rules.choice``, in order."""
+        return self._batch(lambda session: session.receive_batch(self.rules))
+
+    def _batch(self, step: Callable[[Session], Any]) -> Any:
+        if self._error is not None:
+            raise self._error
+        if self._session is None:
+            self._open()
+        try:
+            return step(self._session)
         except StrategyError as exc:
             self._error = exc  # it does not get to play on after failing
             self.close()

@@ -98,7 +98,11 @@ class Worker:
         self.stderr = Capture(self.proc.stderr)
 
     def send(self, message: Any, deadline: float) -> None:
-        data = memoryview(json.dumps(message).encode() + b"\n")
+        self.send_raw(json.dumps(message).encode() + b"\n", deadline)
+
+    def send_raw(self, block: bytes, deadline: float) -> None:
+        """Write BLOCK whole (a line, or the raw data a line announced)."""
+        data = memoryview(block)
         while data:
             self._wait(self.cmd, select.POLLOUT, deadline)
             try:

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hogbench.bundled import is_bundled
 from hogbench.entrants import Spec
 from hogbench.errors import HogbenchError, IllegalChoice, StrategyError
@@ -104,6 +106,7 @@ class Session:
         self.count = count  # states in a table job, each called twice
         self.stage = "import"
         self.asked: tuple | None = None  # the decision asked for, in live play
+        self.batch: np.ndarray = np.empty(0, dtype=np.int64)  # the observations asked for
         self.started = 0.0
         try:
             ours = is_bundled(files.files.values())  # the very bytes the worker gets
@@ -187,11 +190,71 @@ class Session:
         except IllegalChoice as exc:
             raise self._failure(f"illegal move: {exc}", state) from None
 
-    def expect(self, key: str, deadline: float, bounds: Bounds = SMALL) -> Any:
-        """The next message, which must be KEY (within BOUNDS); else the StrategyError explaining
-        why not."""
+    def send_batch(self, observations: np.ndarray) -> None:
+        """Ask for the strategy's answers at many observations (flat decision-table indices) at
+        once; ``receive_batch`` collects them. The worker starts at once, so the caller may ask
+        another worker meanwhile."""
+        self.stage, self.batch = "batch", observations
+        deadline = time.monotonic() + self.request.decision_time_limit + len(observations) * 1e-5
         try:
-            message = self.worker.receive(deadline, bounds | SMALL)
+            self.worker.send({"batch": len(observations)}, deadline)
+            self.worker.send_raw(np.asarray(observations, dtype="<i4").tobytes(), deadline)
+        except Timeout:
+            raise self._timed_out() from None
+        except BrokenPipeError:
+            raise self._died() from None
+
+    def receive_batch(self, rules: RuleSet) -> np.ndarray:
+        """The choices asked for by ``send_batch``, each validated with ``rules.choice``. Each
+        decision has ``decision_time_limit`` seconds: the worker is timed out when it has been
+        at one call of the batch for that long (its position shows which)."""
+        n = len(self.batch)
+        header = self.expect("answers", 0.0, PASS, progressing=True)
+        try:
+            codes = self.worker.receive_raw(
+                pass_size(header, n), time.monotonic() + self.request.decision_time_limit
+            )
+        except Timeout:
+            raise self._timed_out() from None
+        if codes is None:
+            raise self._died()
+        try:
+            coded = decode_pass(header, codes, n)
+        except Malformed as exc:
+            raise self.malformed(str(exc)) from None
+        legal = np.empty(len(coded.values), dtype=np.int64)
+        for i, value in enumerate(coded.values):  # one check per distinct answer
+            try:
+                legal[i] = rules.choice(value)
+            except IllegalChoice as exc:
+                first = int(np.flatnonzero(coded.codes == i)[0])
+                state = plain(rules.obs_args(int(self.batch[first])))
+                raise self._failure(f"illegal move: {exc}", state) from None
+        return legal[coded.codes]
+
+    def _receive_progressing(self, bounds: Bounds) -> dict | None:
+        """The next message of a batch: Timeout once one call has taken the decision limit."""
+        limit = self.request.decision_time_limit
+        seen = None
+        while True:
+            try:
+                return self.worker.receive(time.monotonic() + limit, bounds | SMALL)
+            except Timeout:
+                now = self.worker.position()
+                if now == seen:  # at the same call for a whole limit: a hang
+                    raise
+                seen = now
+
+    def expect(
+        self, key: str, deadline: float, bounds: Bounds = SMALL, progressing: bool = False
+    ) -> Any:
+        """The next message, which must be KEY (within BOUNDS); else the StrategyError explaining
+        why not. PROGRESSING: a batch's answers, timed per call (DEADLINE unused)."""
+        try:
+            if progressing:
+                message = self._receive_progressing(bounds)
+            else:
+                message = self.worker.receive(deadline, bounds | SMALL)
         except Timeout:
             raise self._timed_out() from None
         except Malformed as exc:
@@ -225,6 +288,11 @@ class Session:
         """The state being answered, from the position the worker keeps (or the live request)."""
         if self.stage == "decision":
             return self.asked
+        if self.stage == "batch":
+            index = self.worker.position()
+            if 0 <= index < len(self.batch):
+                return plain(self.rules.obs_args(int(self.batch[index])))
+            return None
         n = self.count
         index = self.worker.position()
         if self.stage.endswith("pass") and 0 <= index < 2 * n:
@@ -247,7 +315,7 @@ class Session:
         spent = (
             f"{computing:.1f} s computing, {max(taken - computing, 0):.1f} s sleeping or waiting"
         )
-        if self.stage == "decision":
+        if self.stage in ("decision", "batch"):
             problem = f"timed out: no answer within {self.request.decision_time_limit:g} s"
         elif not self.worker.over_budget:
             problem = (

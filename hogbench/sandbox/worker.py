@@ -17,7 +17,10 @@ worker answers on RES:
   import): for each pass, ``{"first": {"values": [distinct encoded answers]}}`` (then
   ``"second"``, the reversed pass), followed at once by its codes as raw bytes, one per state
   naming its value (two, little-endian, when there are more than 256 values);
-* live job: for each request line (a JSON list of arguments), ``{"answer": ...}``;
+* live job: for each request line (a JSON list of arguments), ``{"answer": ...}``; or, for a
+  line ``{"batch": count}`` followed at once by COUNT observation indices as raw little-endian
+  int32, the strategy's answers at each as a pass (see the table job) named ``"answers"``,
+  with the index in the batch of the call under way kept in POS;
 * probe job (``probes``: function name -> grids ``{"axes": [[values of each argument]],
   "stride": k}``, each standing for every k-th argument list of the axes' product, where
   ``{"dice": [outcomes]}`` is the course's test dice cycling through them), answered right after
@@ -127,8 +130,26 @@ def main(argv: list[str]) -> None:
     team = names.get("TEAM_NAME") or names.get("PLAYER_NAME", names.get("TEAM_NAME"))
     send(_loaded, name, team)
     if job["mode"] == "live":
+        arguments = _arguments(job.get("shape"), job.get("states"))
         for line in commands:
             args = _loads(line)
+            if type(args) is dict:  # a batch: its observation indices follow as raw int32
+                count = args["batch"]
+                indices = array.array("i")
+                indices.frombytes(commands.read(4 * count))
+                if sys.byteorder != "little":
+                    indices.byteswap()
+                answers = []
+                add = answers.append
+                for position[0], index in enumerate(indices):
+                    state = arguments(index)
+                    try:
+                        add(strategy(*state))
+                    except BaseException as exc:
+                        send(_failure, "call", exc, list(state))
+                        return
+                send_pass("answers", answers)
+                continue
             try:
                 answer = strategy(*args)
             except BaseException as exc:
@@ -163,6 +184,28 @@ def main(argv: list[str]) -> None:
         if pass_index:
             answers.reverse()  # into observation order
         send_pass(("first", "second")[pass_index], answers)
+
+
+def _arguments(shape, states):
+    """observation index -> the strategy's arguments: STATES[index] where they are listed, else
+    the index's place in numpy's ndindex order over SHAPE (as in a table job), each made once."""
+    known = {}
+
+    def arguments(index):
+        state = known.get(index)
+        if state is None:
+            if states is not None:
+                state = tuple(states[index])
+            else:
+                place, rest = [], index
+                for size in reversed(shape):
+                    rest, at = divmod(rest, size)
+                    place.append(at)
+                state = tuple(reversed(place))
+            known[index] = state
+        return state
+
+    return arguments
 
 
 def probe(namespace, probes):

@@ -1,0 +1,78 @@
+"""Live strategy files playing whole games: in lockstep, each sandboxed worker answering a
+round's decisions at once; failures mid-game charged to the entrant that failed, alone."""
+
+import functools
+
+import pytest
+
+from hogbench import sandbox, simulate
+from hogbench.errors import StrategyError
+from hogbench.players import LivePlayer, TablePlayer
+from hogbench.rules import get_rules
+from tests.conftest import FILES
+
+
+@pytest.fixture
+def bwrap(monkeypatch):
+    monkeypatch.delenv(sandbox.SANDBOX_ENV, raising=False)
+    if sandbox.bwrap_path() is None:
+        pytest.skip("bwrap (bubblewrap) is missing or cannot make namespaces here")
+
+
+def live_file(path, rules, identity, **options):
+    opener = functools.partial(sandbox.LiveStrategy, str(path), rules, **options)
+    return LivePlayer(opener, identity=identity)
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+RANDOM_UNTIL = (
+    "import random\n\n"
+    "def final_strategy(score, opponent_score):\n"
+    "    if score >= 20:\n"
+    "        {failure}\n"
+    "    return random.randint(2, 6)\n"
+)
+
+
+def test_a_live_file_plays_the_same_games_whatever_jobs(bwrap, monkeypatch):
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 2_000)
+    rules = get_rules("hog-su21", 40)
+    a = live_file(FILES / "randomised.py", rules, "a")
+    b = TablePlayer(simulate.np.full(40 * 40, 5))
+    one = simulate.simulate_pairs(rules, a, b, 5_000, seed=2, jobs=1)
+    two = simulate.simulate_pairs(rules, a, b, 5_000, seed=2, jobs=2)
+    assert (one == two).all() and one.sum() == 2_500
+
+
+@pytest.mark.parametrize(
+    "failure, reason",
+    [
+        ("while True: pass", r"timed out: no answer within 0.5 s"),
+        ("raise RuntimeError('bad luck')", r"raised RuntimeError: bad luck"),
+        ("import os; os._exit(3)", r"exited the interpreter \(exit code 3\)"),
+        ("return 11", r"illegal move: returned 11"),
+    ],
+    ids=["hangs", "raises", "exits", "illegal"],
+)
+def test_a_live_file_failing_mid_game_is_charged_alone(bwrap, tmp_path, failure, reason):
+    """Two live files in lockstep; one fails once its score reaches 20. The failure names that
+    file, a state where it happened, and its entrant: never the other one."""
+    rules = get_rules("hog-su21", 40)
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "good").mkdir()
+    bad = write(tmp_path / "bad" / "bad.py", RANDOM_UNTIL.format(failure=failure))
+    good = write(tmp_path / "good" / "good.py", RANDOM_UNTIL.format(failure="pass"))
+    players = [
+        live_file(good, rules, "good", decision_time_limit=0.5),
+        live_file(bad, rules, "bad", decision_time_limit=0.5),
+    ]
+    for a, b in (players, players[::-1]):
+        with pytest.raises(StrategyError, match=reason) as caught:
+            simulate.simulate_pairs(rules, a, b, 2_000, seed=1)
+        error = caught.value
+        assert error.entrant == "bad" and "bad.py" in str(error)
+        assert error.state is not None and error.state[0] >= 20, error.state
