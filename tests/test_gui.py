@@ -36,7 +36,7 @@ TOKEN = "a-token-for-tests"
 @pytest.fixture
 def library(monkeypatch) -> Library:
     monkeypatch.chdir(ROOT)
-    return Library("hog-su21", None, (FINAL,), {})
+    return Library("hog-su21", None, (FINAL,))
 
 
 def client(library: Library, port: int | None = None, host: str = "127.0.0.1") -> TestClient:
@@ -353,7 +353,11 @@ def test_the_command_serves_127_0_0_1_with_a_token_in_the_address(tmp_path):
 
         base = f"http://127.0.0.1:{port}"
         assert httpx.get(base + "/", timeout=30).status_code == 403
-        assert httpx.get(f"{base}/?token={found.group(2)}", timeout=30).status_code == 303
+        signed = httpx.get(f"{base}/?token={found.group(2)}", timeout=30)
+        assert signed.status_code == 303
+        # A page asks for the file given on the command line: loaded as the command loads it.
+        duel = httpx.get(f"{base}/duel", params={"a": FINAL}, cookies=signed.cookies, timeout=120)
+        assert duel.status_code == 200 and 'id="verdict"' in duel.text, duel.text[-400:]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -409,7 +413,7 @@ def test_a_bad_file_is_refused_before_serving(tmp_path):
 def test_the_commands_options_hold_for_its_rule_set_only():
     from hogbench.rules import parse_options
 
-    library = Library("hog-su20", None, (), {}, parse_options(["feral_hogs=false"]))
+    library = Library("hog-su20", None, (), None, parse_options(["feral_hogs=false"]))
     c = signed_in(library)
     page = c.get("/", params={"rules": "hog-su20"}).text
     assert "hog-su20:goal=100:feral_hogs=False" in page
@@ -423,7 +427,7 @@ def test_a_live_strategys_duel_is_monte_carlo_with_the_duel_commands_numbers(mon
 
     monkeypatch.chdir(ROOT)
     live = "strategies/hog_su21/random_roller.py"
-    library = Library("hog-su21", None, (live,), {})
+    library = Library("hog-su21", None, (live,))
     c = signed_in(library)
     page = c.get("/duel", params={"a": live, "b": "always_roll:6", "games": "400", "seed": "3"})
     assert page.status_code == 200, page.text[-300:]

@@ -314,6 +314,7 @@ def test_explore_a_cell_by_tapping_the_heatmap(browser, server):
     assert len(worst) == 15
     # The picture: a real strategy against optimal play, its regret, one state open.
     browser.get(f"{base}/explore?rules=hog-su21&strategy=strategies/hog_su21/final.py")
+    no_problem(browser)
     browser.find_element(By.CSS_SELECTOR, "input[value=regret]").click()
     browser.execute_script("window.hogbenchShow(38, 61)")
     WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(

@@ -70,7 +70,7 @@ class Library:
     rules_name: str
     goal: int | None = None
     files: tuple[str, ...] = ()
-    door: dict[str, Any] = field(default_factory=dict)  # the sandbox options of the command
+    door: Any = None  # the command's sandbox.Request for files (None: the defaults)
     options: dict[str, Any] = field(default_factory=dict)  # --option, for the command's rule set
     _kept: Kept = field(default_factory=lambda: Kept(4 * KEEP))
     _solved: Kept = field(default_factory=Kept)
@@ -115,7 +115,7 @@ class Library:
         if spec in self.files:
             # Each time: a file edited while the app runs is judged anew (its verdict is kept
             # by its content's digest, so an unchanged file costs a cache read).
-            return load_entrant(spec, rules, **self.door)
+            return load_entrant(spec, rules, request=self.door)
         return self._kept.get(("entrant", rules.key, spec), lambda: load_entrant(spec, rules))
 
     def solved(self, rules: RuleSet) -> Solved:
