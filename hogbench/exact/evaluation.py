@@ -23,6 +23,7 @@ from hogbench.exact.core import (
     SeatValues,
     check_converged,
     extrapolation_step,
+    level_sweeps,
     level_width,
     resolved_value,
     row_sum,
@@ -36,6 +37,22 @@ from hogbench.players import engine_table
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, fast_divide, widest_roll
 
 
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _row_values(i, x, w, data):
+    """A's and B's values at x (the i-th state of the order), from their rows."""
+    rows, tab_a, idx_a, tab_b, idx_b, n = data
+    choices, row_ptr, row_const, row_to, row_p = rows
+    c0 = choices[0]
+    ra = (tab_a[idx_a[x]] - c0) * n + i
+    rb = (tab_b[idx_b[x]] - c0) * n + i
+    a = row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
+    b = row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
+    return a, b
+
+
+_sweep_rows = level_sweeps(_row_values)
+
+
 @kernel(
     types.int64(ROWS, I8, I8, types.boolean, I8, I8, I8, I8, F8, types.float64),
     fastmath=_FAST,
@@ -44,38 +61,8 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
     """Fill w (w[2x]: A to move at x, w[2x+1]: B) for fixed policies, from rows; return -1 or a
     level that did not converge. An acyclic model is one pass over the order. (Serving both
     players from one pass over a row when they choose alike was slower, measured.)"""
-    choices, row_ptr, row_const, row_to, row_p = rows
-    n = len(order)
-    c0 = choices[0]
-    if not cyclic:
-        for i in range(n):
-            x = order[i]
-            ra = (tab_a[idx_a[x]] - c0) * n + i
-            rb = (tab_b[idx_b[x]] - c0) * n + i
-            w[2 * x] = row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
-            w[2 * x + 1] = row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
-        return -1
-    width = level_width(level_ptr)
-    first, second = np.empty(2 * width), np.empty(2 * width)
-    for level in range(len(level_ptr) - 1):
-        lo, hi = level_ptr[level], level_ptr[level + 1]
-        for sweep in range(MAX_SWEEPS):
-            delta = 0.0
-            for i in range(lo, hi):
-                x = order[i]
-                ra = (tab_a[idx_a[x]] - c0) * n + i
-                rb = (tab_b[idx_b[x]] - c0) * n + i
-                a = row_sum(ra, 0, w, row_ptr, row_const, row_to, row_p)
-                b = row_sum(rb, 1, w, row_ptr, row_const, row_to, row_p)
-                delta = max(delta, abs(a - w[2 * x]), abs(b - w[2 * x + 1]))
-                w[2 * x] = a
-                w[2 * x + 1] = b
-            if delta < tol:
-                break
-            extrapolation_step(sweep, order, lo, hi, w, first, second)
-        else:
-            return level
-    return -1
+    data = (rows, tab_a, idx_a, tab_b, idx_b, len(order))
+    return _sweep_rows(order, level_ptr, cyclic, w, tol, data)
 
 
 #: The grid kernel's tables (each column one table, its choices at an observation side by side)
@@ -167,7 +154,10 @@ def _grid_rows(rows, c0, n, i, tabs, o, x, mover, opponent):
     types.int64(RULES, I8, I8, types.boolean, I8, I8, I8, I8, F8, types.float64),
 )
 def _evaluate_sweep(rules, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w, tol):
-    """Like _evaluate_rows, for models without rows: each outcome resolved on the spot."""
+    """Like _evaluate_rows, for models without rows: each outcome resolved on the spot. Its
+    loop is ``core.level_sweeps`` written out: through the factory, with the rule functions
+    taken from a tuple at each state, a hog-su20 sweep took 1.1 times as long (measured side
+    by side, 200 against 180 ms at goal 60)."""
     roll_kind, resolve, _, resolve_row, by_row, params, dist_ptr, dist_value, dist_prob, _ = rules
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     width = level_width(level_ptr) if cyclic else 0

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
@@ -36,8 +36,7 @@ from hogbench.exact.core import (
     TOLERANCE,
     Policy,
     SeatValues,
-    extrapolation_step,
-    level_width,
+    level_sweeps,
     resolve_all,
 )
 from hogbench.exact.rows import engine
@@ -262,6 +261,22 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     return const, ptr, to[:m].copy(), p[:m].copy()
 
 
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _turn_values(i, x, w, data):
+    """A's and B's values at turn start i, from their tables' turn rows."""
+    const_a, ptr_a, to_a, p_a, const_b, ptr_b, to_b, p_b = data
+    a = const_a[i]
+    for s in range(ptr_a[i], ptr_a[i + 1]):
+        a += p_a[s] * w[to_a[s]]
+    b = const_b[i]
+    for s in range(ptr_b[i], ptr_b[i + 1]):
+        b += p_b[s] * w[to_b[s] ^ 1]
+    return a, b
+
+
+_sweep_turns = level_sweeps(_turn_values)
+
+
 @kernel(
     types.int64(F8, I8, I4, F8, F8, I8, I4, F8, I8, F8, types.float64),
     fastmath=_FAST,
@@ -273,28 +288,8 @@ def _evaluate_turns(
     level by level, sweeping each until no value moves by TOL (extrapolated after a few
     sweeps); return -1 or a level that did not converge."""
     identity = np.arange(len(const_a))
-    width = level_width(level_ptr)
-    first, second = np.empty(2 * width), np.empty(2 * width)
-    for level in range(len(level_ptr) - 1):
-        lo, hi = level_ptr[level], level_ptr[level + 1]
-        for sweep in range(MAX_SWEEPS):
-            delta = 0.0
-            for i in range(lo, hi):
-                a = const_a[i]
-                for s in range(ptr_a[i], ptr_a[i + 1]):
-                    a += p_a[s] * w[to_a[s]]
-                b = const_b[i]
-                for s in range(ptr_b[i], ptr_b[i + 1]):
-                    b += p_b[s] * w[to_b[s] ^ 1]
-                delta = max(delta, abs(a - w[2 * i]), abs(b - w[2 * i + 1]))
-                w[2 * i] = a
-                w[2 * i + 1] = b
-            if delta < tol:
-                break
-            extrapolation_step(sweep, identity, lo, hi, w, first, second)
-        else:
-            return level
-    return -1
+    data = (const_a, ptr_a, to_a, p_a, const_b, ptr_b, to_b, p_b)
+    return _sweep_turns(identity, level_ptr, True, w, tol, data)
 
 
 @dataclass
