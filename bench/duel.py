@@ -11,12 +11,20 @@ both see the same moments of a machine whose speed drifts); the script prints th
 several repetitions of each and the ratio. It then times the whole command
 `hogbench duel <file> always_roll:6 -n 100000` as a user runs it (warm caches).
 
+Live play: a randomised strategy file (strategies/hog_su21/random_roller.py, whose own call
+costs about a microsecond) played live through its sandboxed worker, against a table and
+against a second live copy of itself, beside the course's loop running the same strategy in
+this process, taking turns as above; then `hogbench duel random_roller.py always_roll:6 -n
+100000` as a user runs it.
+
     python bench/duel.py [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import random
 import statistics
 import subprocess
 import sys
@@ -25,7 +33,8 @@ from pathlib import Path
 
 import course_hog  # the reference, beside this script
 
-from hogbench.players import TablePlayer
+from hogbench import sandbox
+from hogbench.players import LivePlayer, TablePlayer
 from hogbench.rules import get_rules
 from hogbench.simulate import simulate
 from hogbench.tables import tabulate
@@ -42,6 +51,21 @@ def strategy(score, opponent_score):
 
 def baseline(score, opponent_score):
     return 6
+
+
+RANDOM_ROLLER = ROOT / "strategies/hog_su21/random_roller.py"
+
+
+def random_roller(score, opponent_score):
+    """strategies/hog_su21/random_roller.py's final_strategy, here for the course's loop."""
+    return random.randint(3, 7)
+
+
+def course_loop_of(strategy_a, strategy_b, games: int) -> float:
+    """The course's loop with these strategies: games per second."""
+    start = time.perf_counter()
+    course_hog.average_win_rate(strategy_a, strategy_b, games // 2)
+    return games / (time.perf_counter() - start)
 
 
 def course_loop(games: int) -> float:
@@ -80,6 +104,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--course-games", type=int, default=4000)
     parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--live-games", type=int, default=100_000)
+    parser.add_argument("--live-course-games", type=int, default=4000)
     args = parser.parse_args()
 
     rules = get_rules("hog-su21")
@@ -113,6 +139,8 @@ def main() -> None:
     print(f"ratio against the bare table loop: {ours / bare:,.0f}x")
     print(f"(making both tables took {table_seconds:.3f} s)")
 
+    live_part(rules, b, args)
+
     command = [
         sys.executable,
         "-m",
@@ -135,6 +163,41 @@ def main() -> None:
     print(
         f"`hogbench duel FILE always_roll:6 -n 100000`, warm: {median_of(3, wall):.2f} s wall"
         " (median of 3)"
+    )
+
+
+def live_part(rules, table, args) -> None:
+    """A live file against a table and against a live copy, beside the course's loop."""
+    live = LivePlayer(functools.partial(sandbox.LiveStrategy, str(RANDOM_ROLLER), rules))
+    hogbench_engine(rules, live, table, 200, 0)  # rows of every choice made and cached once
+    one, two, course_one, course_two = [], [], [], []
+    for _ in range(args.repeat):
+        course_one.append(course_loop_of(random_roller, baseline, args.live_course_games))
+        one.append(hogbench_engine(rules, live, table, args.live_games, 1))
+        course_two.append(course_loop_of(random_roller, random_roller, args.live_course_games))
+        two.append(hogbench_engine(rules, live, live, args.live_games, 1))
+    n = args.repeat
+    for what, ours, course in (
+        ("a live file against a table", one, course_one),
+        ("two live files", two, course_two),
+    ):
+        ours, course = statistics.median(ours), statistics.median(course)
+        print(
+            f"{what}: hogbench {ours:,.0f} games/s, the course loop {course:,.0f} (median of {n})"
+        )
+        print(f"live ratio against the course loop, {what}: {ours / course:.2f}x")
+
+    command = [sys.executable, "-m", "hogbench", "duel", str(RANDOM_ROLLER), "always_roll:6"]
+    command += ["-n", str(args.live_games), "--seed", "1"]
+
+    def wall() -> float:
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+    print(
+        f"`hogbench duel random_roller.py always_roll:6 -n {args.live_games}`, warm:"
+        f" {median_of(3, wall):.2f} s wall (median of 3)"
     )
 
 

@@ -48,10 +48,14 @@ RUNS = {
     "duel": (
         # Medians of 3: a single run of 200 course games lasts a few hundredths of a second,
         # and was once measured at 6 times the speed of the same loop stripped down.
-        ["--repeat", "3", "--course-games", "200", "--games", "2000"],
+        ["--repeat", "3", "--course-games", "200", "--games", "2000"]
+        + ["--live-games", "20000", "--live-course-games", "1000"],
         [
             (rf"ratio against the course loop:\s+{NUMBER}x", 2, None, "against the course loop"),
             (rf"ratio against the bare table loop:\s+{NUMBER}x", 1.5, None, "against a bare loop"),
+            # the targets: a live file at least the course loop, two at least half
+            (rf"loop, a live file against a table: {NUMBER}x", 1, None, "live against a table"),
+            (rf"loop, two live files: {NUMBER}x", 0.5, None, "two live files"),
         ],
     ),
     "until_decided": (

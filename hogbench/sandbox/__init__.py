@@ -18,7 +18,8 @@ One job per module:
 * ``imports``: what a submission may import;
 * ``process``: one worker process, its pipes and its output;
 * ``session``: one job in one worker, and how to explain its failures;
-* ``collect`` (a file's answers at every state), ``live`` (one decision at a time) and
+* ``collect`` (a file's answers at every state), ``live`` (decisions one at a time, or a
+  round of many games' at once) and
   ``probe`` (a file's course functions called on given arguments);
 * ``worker``: the script that runs in the sandbox.
 

@@ -1,4 +1,5 @@
-"""Live play: a strategy file that cannot be a table, asked one decision at a time."""
+"""Live play: a strategy file that cannot be a table, asked one decision at a time, or the
+decisions of many games at once (``ask`` / ``answers``, as the lockstep engine does)."""
 
 from __future__ import annotations
 
