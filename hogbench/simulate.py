@@ -477,11 +477,22 @@ class _DirectDraws:
         return codes
 
 
-def _drawer(rules: RuleSet):
-    m = rules.model
-    if m.n_states <= MAX_COMPACT_STATES and m.n_states * len(m.choices) <= MAX_CHOICE_ROWS:
-        return _ChoiceRows(rules)
-    return _DirectDraws(rules)
+#: The last rule set's drawer: a tournament's live pairs, or the blocks of a long duel, each
+#: play with the same one (every choice's rows are more than the table rows ``KEPT_ROWS`` holds).
+_KEPT_DRAWER: dict[str, _ChoiceRows | _DirectDraws] = {}
+
+
+def _drawer(rules: RuleSet) -> _ChoiceRows | _DirectDraws:
+    drawer = _KEPT_DRAWER.get(rules.identity)
+    if drawer is None:
+        m = rules.model
+        if m.n_states <= MAX_COMPACT_STATES and m.n_states * len(m.choices) <= MAX_CHOICE_ROWS:
+            drawer = _ChoiceRows(rules)
+        else:
+            drawer = _DirectDraws(rules)
+        _KEPT_DRAWER.clear()
+        _KEPT_DRAWER[rules.identity] = drawer
+    return drawer
 
 
 def _play_lockstep(

@@ -183,6 +183,7 @@ def test_a_deterministic_strategy_played_live_plays_its_tables_games(engine, mon
         monkeypatch.setattr(simulate, "MAX_COMPACT_STATES", 0)
         monkeypatch.setattr(simulate, "MAX_CHOICE_ROWS", 0)
         monkeypatch.setattr(simulate, "table_rows", lambda rules, table: None)  # none cached
+    monkeypatch.setattr(simulate, "_KEPT_DRAWER", {})
     monkeypatch.setattr(simulate, "LIVE_CHUNK_GAMES", 1_000)  # several chunks
     rules = get_rules("hog-su21", 40)
     table = TablePlayer(tabulate(cutoff_strategy, rules, "a").choices)
