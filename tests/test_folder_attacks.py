@@ -14,7 +14,10 @@ import csv
 import json
 import os
 import re
+import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -225,19 +228,25 @@ def test_a_tournament_over_the_attacked_folder_equals_one_without_the_attackers(
     (clean / "deep_student" / "hog.py").write_text(OTHER.replace("Other", "Deep"))
     alone = runner.invoke(app, ["tournament", "clean", "--out", "out-clean", "--json"])
     assert alone.exit_code == 0, alone.output
+    assert rates(work, "out") == rates(work, "out-clean")
+    _check_outputs(work)
 
-    def rates(folder: str) -> dict[tuple[str, str], float]:
-        data = json.loads((work / folder / "results.json").read_text())
-        specs = [s["spec"].split("/", 1)[1] for s in data["standings"]]
-        columns = data["pairs"]["exact_columns"]
-        table = {}
-        for row in data["pairs"]["exact"]:
-            cells = dict(zip(columns, row, strict=True))
-            table[specs[cells["a"]], specs[cells["b"]]] = cells["win_rate"]
-        assert len(table) == 10 and not data["pairs"]["mc"]
-        return table
 
-    assert rates("out") == rates("out-clean")
+def rates(work: Path, folder: str) -> dict[tuple[str, str], float]:
+    """Each honest pair's exact win rate in the results.json under FOLDER, by the two
+    entrants' names within their class folder."""
+    data = json.loads((work / folder / "results.json").read_text())
+    specs = [s["spec"].split("/", 1)[1] for s in data["standings"]]
+    columns = data["pairs"]["exact_columns"]
+    table = {}
+    for row in data["pairs"]["exact"]:
+        cells = dict(zip(columns, row, strict=True))
+        table[specs[cells["a"]], specs[cells["b"]]] = cells["win_rate"]
+    assert len(table) == 10 and not data["pairs"]["mc"]
+    return table
+
+
+def _check_outputs(work: Path) -> None:
     data = json.loads((work / "out" / "results.json").read_text())
     reasons = {d["spec"]: d["reason"] for d in data["disqualified"]}
     assert len(reasons) == len(ATTACKS)
@@ -384,3 +393,43 @@ def test_a_team_name_in_matplotlib_math_is_drawn_as_text(work, command):
     )
     assert result.exit_code == 0, result.output
     assert (work / "out.png").stat().st_size > 0
+
+
+def test_the_attacked_folder_as_an_ordinary_user_gives_the_same_results(attacked, work):
+    """The same class run by the user nobody: the same honest results, the same reasons.
+
+    With --no-sandbox: what differs for an ordinary user here is what it may open, list and
+    follow in the folder; bwrap may not run for nobody where Python lives under /root."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run hogbench as the ordinary user 'nobody'")
+    assert CliRunner().invoke(app, ["tournament", "subs", "--out", "out"]).exit_code == 0
+    work.chmod(0o777)  # nobody writes its reports and cache here
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(work),
+        "HOGBENCH_CACHE": str(work / "cache-nobody"),
+        "NUMBA_CACHE_DIR": str(work / "numba-nobody"),
+        "PYTHONPATH": str(ROOT),
+    }
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    hogbench = [*nobody, sys.executable, "-m", "hogbench"]
+    probe = subprocess.run(
+        [*hogbench, "check", "subs/good.py", "--no-sandbox"], cwd=work, env=env,
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert "Traceback" not in probe.stderr, probe.stderr
+    if probe.returncode != 0:
+        pytest.skip(f"the user nobody cannot run a worker here: {probe.stderr.strip()[-200:]}")
+    args = ["tournament", "subs", "--out", "out-nobody", "--no-sandbox"]
+    done = subprocess.run(
+        [*hogbench, *args], cwd=work, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert rates(work, "out-nobody") == rates(work, "out")
+    reasons = {
+        folder: {d["spec"]: d["reason"] for d in json.loads(
+            (work / folder / "results.json").read_text())["disqualified"]}
+        for folder in ("out", "out-nobody")
+    }  # fmt: skip
+    assert reasons["out-nobody"] == reasons["out"]

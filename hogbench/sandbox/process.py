@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hogbench.errors import HogbenchError
+from hogbench.names import without_host_paths
 from hogbench.sandbox.bwrap import WORKER, bwrap_args, choose
 from hogbench.sandbox.imports import COURSE_MODULES, importable, importable_paths
 from hogbench.sandbox.limits import CPU_CHECK_SECONDS, Clock, cpu_used
@@ -84,10 +86,14 @@ class Worker:
                 env=env,
                 start_new_session=True,  # one process group, killed as one
             )
-        except BaseException:
+        except BaseException as exc:
             for fd in (self.cmd, self.res):
                 os.close(fd)
             self.closed = True
+            if isinstance(exc, OSError):  # this machine's fault, not the submission's: one line
+                raise HogbenchError(
+                    f"cannot start a worker process: {exc.strerror} ({without_host_paths(argv[0])})"
+                ) from None
             raise
         finally:
             os.close(cmd_read)
