@@ -8,6 +8,7 @@ times); and it imports and answers every state within the time limit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from hogbench.entrants import Spec, not_a_folder, parse_spec
 from hogbench.errors import StrategyError, UsageError
 from hogbench.names import shown
 from hogbench.rules.base import RuleSet
-from hogbench.tables import find_faults
+from hogbench.tables import Fault, find_faults
 from hogbench.terms import TermReport
 
 SHOWN = 5  # failing states named in a report, per kind of failure
@@ -82,24 +83,19 @@ def check_file(
         return report
     report.function, report.team, report.seconds = answers.function, answers.team, answers.seconds
     where = f"{shown(spec.path)}:{answers.function}"
-    states = list(rules.observations())
-    found = find_faults(rules, answers.first, answers.second)
-    illegal, unstable = (
-        [(states[f.index], answers.first[f.index], f.problem) for f in faults]
-        for faults in found[:2]
-    )
-    n = len(states)
+    illegal, unstable = find_faults(rules, answers.first, answers.second)[:2]
+    n = len(answers.first)
     if illegal:
         report.lines.append(
             f"invalid: {where} returns an illegal move at {len(illegal)} of {n} states:"
         )
-        report.lines += _shown(illegal, report)
+        report.lines += _shown(illegal, answers.first, rules, report)
     if unstable:
         report.lines.append(
             f"invalid: {where} is not deterministic at {len(unstable)} of {n} states"
             f" ({sandbox.ACROSS_IMPORTS if answers.across_imports else ONE_IMPORT}):"
         )
-        report.lines += _shown(unstable, report)
+        report.lines += _shown(unstable, answers.first, rules, report)
     report.valid = not illegal and not unstable
     if report.valid:
         limit = sandbox.SandboxOptions.for_rules(rules, time_limit=time_limit).time_limit
@@ -130,13 +126,16 @@ def check_file(
     return report
 
 
-def _shown(found: list[tuple], report: CheckReport) -> list[str]:
+def _shown(found: Sequence[Fault], first: Sequence[Any], rules: RuleSet, report: CheckReport):
+    """The first few FOUND faults, as lines and in the report (only those are made: a pass can
+    break a rule at millions of states)."""
     lines = []
-    for state, returned, problem in found[:SHOWN]:
+    for fault in found[:SHOWN]:
+        state = tuple(x if type(x) is bool else int(x) for x in rules.obs_args(fault.index))
         report.failures.append(
-            {"state": list(state), "returned": repr(returned), "problem": problem}
+            {"state": list(state), "returned": repr(first[fault.index]), "problem": fault.problem}
         )
-        lines.append(f"  at {state}: {problem}")
+        lines.append(f"  at {state}: {fault.problem}")
     if len(found) > SHOWN:
         lines.append(f"  ... and {len(found) - SHOWN} more")
     return lines
