@@ -492,7 +492,7 @@ _SCRIPT = """
     const target = found && found.closest("tr");
     if (target && target.parentElement === body) {
       target.querySelector("details").open = true;
-      if (found !== target) target.scrollIntoView();
+      target.scrollIntoView();  // opening it (and showing the search box) moved the row
     }
   }
   window.addEventListener("hashchange", follow);

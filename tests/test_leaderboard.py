@@ -204,7 +204,9 @@ window.addEventListener("load", () => {
   const root = document.documentElement;
   const rows = Array.from(document.querySelectorAll("#standings tbody tr"));
   const shown = rows.filter((r) => !r.hidden);
-  const target = location.hash.startsWith("#e-") && document.querySelector(location.hash);
+  const found = location.hash.startsWith("#e-") && document.querySelector(location.hash);
+  const target = found && found.closest("tr");  // a login's anchor sits inside its row
+  const box = target && target.getBoundingClientRect();
   const wide = Array.from(document.querySelectorAll("body *"))
     .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1
                    && !e.closest(".scroll") && e.getClientRects().length)
@@ -225,6 +227,7 @@ window.addEventListener("load", () => {
     scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide: wide.slice(0, 5),
     shown: shown.map((r) => r.id), rows: rows.length, first: rows[0].id,
     open: target ? target.querySelector("details").open : null,
+    inview: box ? box.bottom > 0 && box.top < window.innerHeight : null,
     tools_hidden: document.getElementById("tools").hidden, hover,
   });
   document.body.appendChild(probe);
@@ -330,3 +333,40 @@ def test_the_heatmap_cells_are_where_the_page_says(pages):
     assert sum(on_grey) >= 0.9 * len(on_grey)
     blue, red = pixel(0, n - 1), pixel(n - 1, 0)
     assert blue[2] > blue[0] + 0.2 and red[0] > red[2] + 0.2
+
+
+def test_a_class_of_300_with_a_roster_finds_each_student_by_login_or_team(tmp_path):
+    """300 students on a roster: in headless Chromium at 1280 and 800 px, with the page's
+    script and without it, a student reaches their own row by login and by team name."""
+    from hogbench import roster as rs
+
+    n = 300
+    result = synthetic(n, names=odd_names(n))
+    lines = ["login,name,path"]
+    for k, slot in enumerate(result.slots[:n]):
+        slot.path = tmp_path / "subs" / f"s{k:03d}.py"
+        lines.append(f"stu{k:03d}x,Student Number {k},subs/s{k:03d}.py")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("\n".join(lines) + "\n")
+    report = rs.apply(results.build(result, budget=0), rs.read(roster), result)
+    out = tmp_path / "site"
+    files.write_reports(report, out)
+    who = report.entrants[n // 2]
+    login, team = who.login, who.name
+    links = {r["login"]: r["url"] for r in csv.DictReader((out / "links.csv").open())}
+    assert len(links) == n and links[login] == f"index.html#e-{login}"
+    row = report_anchor(out, " ".join((team, login, who.student)))
+    for width in (1280, 800):
+        for query in (login, team.lower(), who.student.lower()):
+            seen = probe(out, tmp_path, f"#q={query}", width)
+            assert row in seen["shown"] and len(seen["shown"]) < n, (query, seen)
+            assert seen["scrollWidth"] <= seen["clientWidth"] and seen["wide"] == [], seen
+        for own_script in (True, False):  # the login's link reaches the row either way
+            seen = probe(out, tmp_path, f"#e-{login}", width, own_script)
+            assert seen["inview"] is True, (width, own_script, seen)
+            assert seen["open"] is own_script  # the script also opens the row's details
+            seen = probe(out, tmp_path, f"#{row}", width, own_script)
+            assert seen["inview"] is True, (width, own_script, seen)
+    # Without the script every row is there to find with the browser's own search.
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count('<tr id="e-') == n and f'<span id="e-{login}"></span>' in page

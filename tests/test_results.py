@@ -389,3 +389,116 @@ def test_one_naming_rule_for_every_way_of_listing(tmp_path):
             tm.load_source([*way, "always_roll:3"]).entrants, get_rules("hog-su21", 30)
         )
         assert sorted(s.name for s in slots) == ["always_roll:3", "flat_fred", "me_author"], way
+
+
+# -- the roster ---------------------------------------------------------------------------------
+def _class_folder(tmp_path: Path) -> Path:
+    """Four students' folders and a flat file; two with TEAM_NAMEs."""
+    subs = tmp_path / "subs"
+    for login, team, dice in (("ada", "Team Ada", 5), ("bo", None, 6), ("cy", "Cy & co", 4)):
+        folder = subs / login
+        folder.mkdir(parents=True)
+        head = f"TEAM_NAME = {team!r}\n" if team else ""
+        (folder / "hog.py").write_text(f"{head}def final_strategy(s, o):\n    return {dice}\n")
+    (subs / "stray.py").write_text("def final_strategy(s, o):\n    return 3\n")
+    return subs
+
+
+def _roster(tmp_path: Path) -> Path:
+    roster = tmp_path / "roster.csv"
+    roster.write_text(
+        "login,name,path\nada,Ada Lovelace,subs/ada\nbo,Bo Diddley,subs/bo/hog.py\n"
+        "cy,Cy Young,subs/cy\ndee,Dee Missing,subs/dee\n"
+    )
+    return roster
+
+
+def test_a_roster_maps_entrants_to_students_and_lists_the_rest(tmp_path):
+    from hogbench import roster as rs
+
+    subs, roster = _class_folder(tmp_path), _roster(tmp_path)
+    t = tm.load_source([str(subs)], goal=30, store=tmp_path / "s.sqlite", roster=roster)
+    assert t.roster == roster
+    result = tm.run(t)
+    report = rs.apply(results.build(result, budget=0), rs.read(roster), result)
+    by_login = {e.login: e for e in report.entrants if e.login}
+    assert {k: v.name for k, v in by_login.items()} == {
+        "ada": "Team Ada",
+        "bo": "bo",
+        "cy": "Cy & co",
+    }
+    assert by_login["ada"].student == "Ada Lovelace"
+    assert report.unmatched == ["stray"]
+    assert [m["login"] for m in report.missing] == ["dee"]
+    out = tmp_path / "out"
+    written = files.write_reports(report, out)
+    assert {p.name for p in written} >= {"links.csv", "extra_credit.csv", "gradebook.csv"}
+    links = {r["login"]: r for r in csv.DictReader((out / "links.csv").open())}
+    assert set(links) == {"ada", "bo", "cy"}
+    assert links["ada"]["url"] == "index.html#e-ada" and links["ada"]["rank"] == str(
+        by_login["ada"].rank
+    )
+    book = {r["login"]: r for r in csv.DictReader((out / "gradebook.csv").open())}
+    assert set(book) == {"ada", "bo", "cy", "dee"} and book["dee"]["status"] == "no submission"
+    assert book["cy"]["wins"] == str(by_login["cy"].wins)
+    credit = list(csv.DictReader((out / "extra_credit.csv").open()))
+    # The top three places get 3, 2, 1; ranks are shared as the standings share them.
+    for row in credit:
+        assert int(row["extra_credit"]) == (3, 2, 1)[int(row["place"]) - 1]
+    assert sum(e.rank <= 3 for e in report.entrants) == len(credit)
+    page = (out / "index.html").read_text()
+    assert (
+        'id="e-ada"' in page and "no submission: dee" in page and "not on the roster: stray" in page
+    )
+    data = json.loads((out / "results.json").read_text())
+    assert data["roster"]["not_on_roster"] == ["stray"]
+    assert {s["login"] for s in data["standings"]} == {"ada", "bo", "cy", None}
+
+
+def test_extra_credit_follows_shared_places():
+    """Two level on points share second place and each gets 2; nobody is third."""
+    from hogbench import roster as rs
+
+    def entrant(position, rank):
+        return results.EntrantRecord(
+            position, rank, f"e{position}", "s", None, False, [], 0, 0, 0, 0, None, None, None,
+            0, 0, 0, None, None, None, None, "", [],
+        )  # fmt: skip
+
+    report = results.Report(
+        "t", "hog-su21", "k", 100, {}, "exact", 0, 1, 0.5, True, None, False, {}, "", [
+            entrant(0, 1), entrant(1, 2), entrant(2, 2), entrant(3, 4)
+        ], [], [], [], *([np.zeros((0, 0))] * 9), np.zeros(0),
+    )  # fmt: skip
+    assert [(place, e.name, points) for place, e, points in rs.extra_credit(report)] == [
+        (1, "e0", 3), (2, "e1", 2), (2, "e2", 2),
+    ]  # fmt: skip
+
+
+def test_roster_errors_name_the_line(tmp_path):
+    from hogbench import roster as rs
+
+    bad = tmp_path / "r.csv"
+    bad.write_text("login,name\nada,Ada\n")
+    with pytest.raises(UsageError, match="missing path"):
+        rs.read(bad)
+    bad.write_text("login,name,path\nada,Ada,subs/a\nada,Ada again,subs/b\n")
+    with pytest.raises(UsageError, match="line 3: login 'ada' is also on line 2"):
+        rs.read(bad)
+    with pytest.raises(UsageError, match="no such file"):
+        rs.read(tmp_path / "none.csv")
+
+
+def test_cli_roster_and_tournament_file_key(tmp_path, monkeypatch):
+    subs = _class_folder(tmp_path)
+    _roster(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "class.toml").write_text(
+        'entrants = ["subs"]\nroster = "roster.csv"\ngoal = 30\nout = "site"\n'
+    )
+    got = runner.invoke(app, ["tournament", "class.toml"])
+    assert got.exit_code == 0, got.output
+    assert "(ada)" in got.output and "on the roster with no submission: dee" in got.output
+    assert (tmp_path / "site" / "links.csv").is_file()
+    got = runner.invoke(app, ["tournament", str(subs), "--goal", "30", "--roster", "nope.csv"])
+    assert got.exit_code == 2 and "nope.csv" in got.output
