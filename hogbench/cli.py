@@ -780,20 +780,27 @@ def tournament(
     goal: GoalOpt = None,
     mode: Annotated[
         Literal["exact", "mc"] | None,
-        typer.Option("--mode", case_sensitive=False, help="Default: exact."),
+        typer.Option(*_SETTING["mode"].flags, case_sensitive=False, help=_SETTING["mode"].cli_help),
     ] = None,
     games: Annotated[
-        int | None, typer.Option("-n", "--games", help="Monte Carlo games per pair.")
+        int | None, typer.Option(*_SETTING["games"].flags, help=_SETTING["games"].cli_help)
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default 0).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(*_SETTING["seed"].flags, help=_SETTING["seed"].cli_help)
+    ] = None,
     threshold: Annotated[
-        float | None, typer.Option("--threshold", help="Win rate for a match point.")
+        float | None,
+        typer.Option(*_SETTING["threshold"].flags, help=_SETTING["threshold"].cli_help),
     ] = None,
-    store: Annotated[str | None, typer.Option("--store", help="SQLite results file.")] = None,
+    store: Annotated[
+        str | None, typer.Option(*_SETTING["store"].flags, help=_SETTING["store"].cli_help)
+    ] = None,
     out_dir: Annotated[
-        str | None, typer.Option("--out", help="Write standings, matrix, JSON and HTML here.")
+        str | None, typer.Option(*_SETTING["out"].flags, help=_SETTING["out"].cli_help)
     ] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Title.")] = None,
+    name: Annotated[
+        str | None, typer.Option(*_SETTING["name"].flags, help=_SETTING["name"].cli_help)
+    ] = None,
     jobs: JobsOpt = None,
     backend: Annotated[
         Literal["local", "dask"],
@@ -807,21 +814,15 @@ def tournament(
     ] = None,
     time_limit: Annotated[
         float | None,
-        typer.Option("--time-limit", help="Seconds a submission may take to answer all states."),
+        typer.Option(*_SETTING["time_limit"].flags, help=_SETTING["time_limit"].cli_help),
     ] = None,
     pair_seconds: Annotated[
         float | None,
-        typer.Option(
-            "--pair-seconds", help="Seconds a Monte Carlo pair may play; then it is undecided."
-        ),
+        typer.Option(*_SETTING["pair_seconds"].flags, help=_SETTING["pair_seconds"].cli_help),
     ] = None,
     live_budget: Annotated[
         float | None,
-        typer.Option(
-            "--live-budget",
-            help="Seconds a pair with a live strategy may take (default 120); then it is"
-            " disqualified.",
-        ),
+        typer.Option(*_SETTING["live_budget"].flags, help=_SETTING["live_budget"].cli_help),
     ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,

@@ -502,3 +502,31 @@ def test_cli_roster_and_tournament_file_key(tmp_path, monkeypatch):
     assert (tmp_path / "site" / "links.csv").is_file()
     got = runner.invoke(app, ["tournament", str(subs), "--goal", "30", "--roster", "nope.csv"])
     assert got.exit_code == 2 and "nope.csv" in got.output
+
+
+def test_every_setting_with_an_option_is_the_tournament_commands():
+    """One schema: each setting's command-line option is the tournament command's, and the
+    tournament file's keys are the schema's keys."""
+    import inspect
+    import typing
+
+    from hogbench import cli
+
+    helps = {}
+    for parameter in inspect.signature(cli.tournament).parameters.values():
+        for meta in typing.get_args(parameter.annotation)[1:]:
+            first = getattr(meta, "default", None)  # typer keeps the first flag there
+            flags = [first] if isinstance(first, str) and first.startswith("-") else []
+            for flag in [*flags, *(getattr(meta, "param_decls", None) or ())]:
+                helps[flag] = meta.help
+    shown = runner.invoke(app, ["tournament", "--help"]).output
+    for setting in tm.SETTINGS:
+        if setting.option is None:
+            continue
+        for flag in setting.flags:
+            assert flag in helps and flag in shown, (setting.key, flag)
+        # Options every command shares keep their shared help; the rest are the schema's.
+        shared = ("rules", "goal", "options", "allow_imports", "allow_live", "no_sandbox")
+        if setting.key not in (*shared, "require_sandbox"):
+            assert helps[setting.option] == setting.cli_help, setting.key
+    assert list(tm.TOML_KEYS) == [s.key for s in tm.SETTINGS]
