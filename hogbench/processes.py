@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import signal
 import sys
+import threading
 
 
 @functools.cache
@@ -25,7 +26,9 @@ def die_with_parent() -> None:
         return
     # Ctrl-C is the main process's to handle (it stops the run and says how to resume); a
     # worker that took it too printed a traceback of its own, one per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A Dask worker runs tasks in threads, where no handler can be set (ValueError).
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
 
