@@ -628,3 +628,13 @@ def test_a_pass_that_is_not_three_answers_is_malformed(header, codes):
     assert sandbox.decode_pass({"values": ["roll", "hold"]}, b"\0\1\0", 3)[2] == "roll"
     with pytest.raises(sandbox.protocol.Malformed):
         sandbox.decode_pass(header, codes, 3)
+
+
+def test_a_strategy_sleeping_2_ms_a_call_fails_the_courses_10_s_rule(bwrap):
+    """hog-su21's 10,000 states at 2 ms each take 20 s: over the course's 10 s, though it
+    computes almost nothing (it passed as "0.30 s of CPU time" when the limit was CPU time)."""
+    rules = get_rules("hog-su21")
+    report = check_file(str(CORPUS / "sleeps.py"), rules, cache=False)
+    text = "\n".join(report.lines)
+    assert not report.valid
+    assert "timed out sleeping or waiting: the 10 s limit" in text, text
