@@ -422,7 +422,7 @@ def loss_by_observation(analysis: Analysis) -> tuple[np.ndarray, np.ndarray]:
     return expected.reshape(shape), largest.reshape(shape)
 
 
-#: (rule set key, table hash) -> the best response's average win rate against that table.
+#: (rule set identity, table digest) -> the best response's average win rate against it.
 _BEST_RESPONSE_RATES: dict[tuple[str, str], float] = {}
 
 
@@ -433,9 +433,12 @@ def best_response_rates(
     that is a decision table (NaN for the others, and for None), within BUDGET seconds; and a
     note saying what these numbers are, or why some are missing.
 
-    The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog); live
-    strategies have none. Where the game's state holds more than a strategy sees, the solver
-    sees it all, so the figure is an upper bound on what a strategy could reach.
+    The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog, a
+    few seconds for a model with hidden state such as Fall 2019's); live strategies have none.
+    Each is solved once per distinct table, ever: kept by the table's content in the disk
+    cache, so copies of one table and later reports of the same field read it. Where the
+    game's state holds more than a strategy sees, the solver sees it all, so the figure is an
+    upper bound on what a strategy could reach.
     """
     best = np.full(len(entrants), np.nan)
     wanted = [e is not None and e.tableable for e in entrants]
@@ -446,18 +449,11 @@ def best_response_rates(
     for p, entrant in enumerate(entrants):
         if not wanted[p]:
             continue
-        key = (rules.key, entrant.key)  # type: ignore[union-attr]
-        if key not in _BEST_RESPONSE_RATES:
-            if time.perf_counter() - began > budget:
-                late += 1
-                continue
-            try:
-                solved = exact.solve(rules, entrant.table.choices)  # type: ignore[union-attr]
-            except Exception:  # a rule set the solver cannot do: that entrant goes without
-                late += 1
-                continue
-            _BEST_RESPONSE_RATES[key] = (solved.first + solved.second) / 2
-        best[p] = _BEST_RESPONSE_RATES[key]
+        rate = _best_response_rate(rules, entrant.table.choices, began, budget)  # type: ignore[union-attr]
+        if rate is None:
+            late += 1
+            continue
+        best[p] = rate
     done = int(np.sum(~np.isnan(best)))
     asked = sum(wanted)
     note = f"exact best response to each of {done} opponents"
@@ -466,3 +462,34 @@ def best_response_rates(
     if not sees_whole_state(rules):
         note += f"; it sees {rules.hidden_state}, so it is an upper bound"
     return best, note
+
+
+def _best_response_rate(
+    rules: RuleSet, choices: np.ndarray, began: float, budget: float
+) -> float | None:
+    """The best response's average win rate against the table CHOICES: remembered, read from
+    the cache, or solved while the BUDGET from BEGAN lasts (None past it, or where the solver
+    cannot do the rule set)."""
+    from hogbench.cache import load_arrays, save_arrays, table_entry
+    from hogbench.players import engine_table
+
+    table = engine_table(choices)
+    path = table_entry(
+        "best-response", rules.identity, table, made_by=(__name__, "hogbench.exact.solving")
+    )
+    key = (rules.identity, path.stem)
+    rate = _BEST_RESPONSE_RATES.get(key)
+    if rate is None:
+        try:
+            rate = float(load_arrays(path)["rate"])
+        except (OSError, ValueError, KeyError):
+            if time.perf_counter() - began > budget:
+                return None
+            try:
+                solved = exact.solve(rules, table)
+            except Exception:  # a rule set the solver cannot do: that entrant goes without
+                return None
+            rate = (solved.first + solved.second) / 2
+            save_arrays(path, rate=np.float64(rate))
+        _BEST_RESPONSE_RATES[key] = rate
+    return rate

@@ -240,3 +240,28 @@ def test_export_to_a_missing_folder_is_one_line_before_the_work(tmp_path):
     run = hogbench("solve", "--goal", "20", "--export", str(tmp_path / "missing" / "x.py"))
     assert run.returncode == 2
     assert "does not exist" in run.stderr and run.stderr.strip().count("\n") == 0
+
+
+def test_a_best_response_is_solved_once_per_distinct_table(monkeypatch):
+    """Copies of one table share one solve, and a later report reads it from the cache; the
+    figure is the solver's own."""
+    rules = get_rules("hog-su21", 30)
+    entrants = [
+        load_entrant(spec, rules) for spec in ("always_roll:4", "always_roll:4", "always_roll:6")
+    ]
+    solves = []
+    real = exact.solve
+
+    def counted(rules, table, *args, **kwargs):
+        solves.append(tuple(table[:3]))
+        return real(rules, table, *args, **kwargs)
+
+    monkeypatch.setattr(exact, "solve", counted)
+    monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})
+    best, _ = sv.best_response_rates(rules, [*entrants, None], budget=60)
+    assert len(solves) == 2 and best[0] == best[1] and np.isnan(best[3])
+    solved = real(rules, entrants[2].table.choices)
+    assert best[2] == pytest.approx((solved.first + solved.second) / 2, abs=1e-15)
+    monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})  # a new process: the cache answers
+    again, _ = sv.best_response_rates(rules, entrants, budget=60)
+    assert len(solves) == 2 and (again == best[:3]).all()
