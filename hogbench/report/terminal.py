@@ -158,26 +158,33 @@ def matrix_table(report: Report, shown: int, view: str = "rate") -> Table:
     return table
 
 
-def mc_report(report: Report, limit: int = MC_LIST_LIMIT) -> list[RenderableType]:
-    """The Monte Carlo pairs: wins, losses and ties (of the first-named entrant), the paired
-    interval, the Elo difference and likelihood of superiority, and whether it is decided."""
+def mc_report(report: Report, limit: int = MC_LIST_LIMIT, width: int = 120) -> list[RenderableType]:
+    """The Monte Carlo pairs: wins, losses and ties (of the first-named entrant), the games
+    played, the paired interval, the Elo difference and likelihood of superiority, and whether
+    it is decided. Below WIDTH 120 the games and the interval are left to pairs.csv."""
     mc = [r for r in report.pairs if not r.exact]
     if not mc:
         return []
+    wide = width >= 120
+    columns = ["pair", "W/L/T", "games", "win rate", "95% interval", "Elo", "LOS", "decided"]
+    if not wide:
+        columns = [c for c in columns if c not in ("games", "95% interval")]
     table = Table()
-    for col in ("pair", "W/L/T", "games", "win rate", "95% interval", "Elo", "LOS", "decided"):
+    for col in columns:
         table.add_column(col, justify="left" if col in ("pair", "decided") else "right")
+    side = 16 if wide else max(8, (width - 62) // 2 - 2)
     for r in mc[:limit]:
-        table.add_row(
-            Text(f"{short(report.names[r.a], 20)} vs {short(report.names[r.b], 20)}"),
-            f"{r.wins}/{r.losses}/{r.ties}",
-            f"{r.games:,}",
-            pct(r.win_rate),
-            f"{pct(r.ci_low)} – {pct(r.ci_high)}",
-            elo_text(r),
-            pct(r.los, 1),
-            r.decision,
-        )
+        cells = {
+            "pair": Text(f"{short(report.names[r.a], side)} vs {short(report.names[r.b], side)}"),
+            "W/L/T": f"{r.wins}/{r.losses}/{r.ties}",
+            "games": f"{r.games:,}",
+            "win rate": pct(r.win_rate, 1),
+            "95% interval": f"{100 * r.ci_low:.1f}–{pct(r.ci_high, 1)}",
+            "Elo": elo_text(r),
+            "LOS": pct(r.los, 1),
+            "decided": r.decision,
+        }
+        table.add_row(*(cells[c] for c in columns))
     how = (
         f"by an SPRT of {pct(report.sprt[0], 1)} against {pct(report.sprt[1], 1)}"
         if report.sprt
@@ -188,6 +195,8 @@ def mc_report(report: Report, limit: int = MC_LIST_LIMIT) -> list[RenderableType
         f" {mc[0].cap:,} games; Elo difference with its 95% interval; LOS: likelihood of"
         " superiority"
     )
+    if not wide:
+        note += "; games played and intervals in pairs.csv"
     if len(mc) > limit:
         note += f"; {len(mc) - limit} more in pairs.csv and results.json (--out DIR)"
     return [Text("Monte Carlo pairs", style="bold"), table, Text(note, style="dim")]
@@ -196,7 +205,7 @@ def mc_report(report: Report, limit: int = MC_LIST_LIMIT) -> list[RenderableType
 def elo_text(r: PairRecord) -> str:
     if r.elo_low is None or r.elo_high is None:
         return f"{r.elo:+.0f}"
-    return f"{r.elo:+.0f} ({r.elo_low:+.0f}, {r.elo_high:+.0f})"
+    return f"{r.elo:+.0f} ({r.elo_low:+.0f},{r.elo_high:+.0f})"
 
 
 def console_report(
@@ -245,7 +254,7 @@ def console_report(
                     style="yellow",
                 )
             )
-    parts += mc_report(report)
+    parts += mc_report(report, MC_LIST_LIMIT, width)
     noted = [e for e in report.entrants if e.notes]
     if noted:
         parts.append(Text("notes on the files (as hogbench check says them)", style="bold"))
