@@ -881,7 +881,7 @@ def tournament(
         students = rs.read(t.roster)
     with _resumable(t):  # Ctrl-C: one line saying the store keeps what was done
         result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
-        model = results.build(result)
+        model = results.build(result, progress=progress)
         if students is not None:
             model = rs.apply(model, students, result)
         if as_json:  # the document results.json holds

@@ -283,8 +283,11 @@ def file_notes(result: TournamentResult, index: int) -> list[str]:
     return notes
 
 
-def build(result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS) -> Report:
-    """The report of RESULT; best responses (for regret) within BUDGET seconds (0: none)."""
+def build(
+    result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS, progress: Any = None
+) -> Report:
+    """The report of RESULT; best responses (for regret) within BUDGET seconds (0: none),
+    shown as a phase of PROGRESS if given."""
     from hogbench.solve import best_response_rates
 
     t = result.tournament
@@ -323,7 +326,7 @@ def build(result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS) -> Re
     entrants_in_order = [result.active[i].entrant for i in order]
     needed = [e if exact[:, p].any() else None for p, e in enumerate(entrants_in_order)]
     if budget > 0 and exact.any():
-        best, best_note = best_response_rates(t.rules, needed, budget)
+        best, best_note = best_response_rates(t.rules, needed, budget, progress)
     else:
         best = np.full(n, np.nan)
         best_note = "not computed: no pair is exact (regret needs exact win rates)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -427,7 +428,7 @@ _BEST_RESPONSE_RATES: dict[tuple[str, str], float] = {}
 
 
 def best_response_rates(
-    rules: RuleSet, entrants: list[Entrant | None], budget: float
+    rules: RuleSet, entrants: list[Entrant | None], budget: float, progress: Any = None
 ) -> tuple[np.ndarray, str]:
     """The exact best response's average win rate (both seatings) against each of ENTRANTS
     that is a decision table (NaN for the others, and for None), within BUDGET seconds; and a
@@ -435,7 +436,8 @@ def best_response_rates(
 
     The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog, a
     few seconds for a model with hidden state such as Fall 2019's); live strategies have none.
-    Each is solved once per distinct table, ever: kept by the table's content in the disk
+    PROGRESS, if given (``start``, ``advance``, ``stop``), shows the phase. Each is solved
+    once per distinct table, ever: kept by the table's content in the disk
     cache, so copies of one table and later reports of the same field read it. Where the
     game's state holds more than a strategy sees, the solver sees it all, so the figure is an
     upper bound on what a strategy could reach.
@@ -446,14 +448,22 @@ def best_response_rates(
         return best, "not computed: no entrant here is a decision table at hand"
     began = time.perf_counter()
     late = 0
-    for p, entrant in enumerate(entrants):
-        if not wanted[p]:
-            continue
-        rate = _best_response_rate(rules, entrant.table.choices, began, budget)  # type: ignore[union-attr]
-        if rate is None:
-            late += 1
-            continue
-        best[p] = rate
+    if progress is not None:  # the phase named: a Fall 2019 table takes seconds to solve
+        progress.start("best responses (for regret)", sum(wanted))
+    try:
+        for p, entrant in enumerate(entrants):
+            if not wanted[p]:
+                continue
+            rate = _best_response_rate(rules, entrant.table.choices, began, budget)  # type: ignore[union-attr]
+            if progress is not None:
+                progress.advance(1)
+            if rate is None:
+                late += 1
+                continue
+            best[p] = rate
+    finally:
+        if progress is not None:
+            progress.stop()
     done = int(np.sum(~np.isnan(best)))
     asked = sum(wanted)
     note = f"exact best response to each of {done} opponents"

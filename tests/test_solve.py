@@ -263,5 +263,18 @@ def test_a_best_response_is_solved_once_per_distinct_table(monkeypatch):
     solved = real(rules, entrants[2].table.choices)
     assert best[2] == pytest.approx((solved.first + solved.second) / 2, abs=1e-15)
     monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})  # a new process: the cache answers
-    again, _ = sv.best_response_rates(rules, entrants, budget=60)
+    told = []
+
+    class Progress:  # the phase is named on the progress display
+        def start(self, label, total):
+            told.append((label, total))
+
+        def advance(self, n):
+            told.append(n)
+
+        def stop(self):
+            told.append("stop")
+
+    again, _ = sv.best_response_rates(rules, entrants, budget=60, progress=Progress())
     assert len(solves) == 2 and (again == best[:3]).all()
+    assert told == [("best responses (for regret)", 3), 1, 1, 1, "stop"]
