@@ -530,3 +530,14 @@ def test_every_setting_with_an_option_is_the_tournament_commands():
         if setting.key not in (*shared, "require_sandbox"):
             assert helps[setting.option] == setting.cli_help, setting.key
     assert list(tm.TOML_KEYS) == [s.key for s in tm.SETTINGS]
+
+
+def test_the_monte_carlo_table_fits_the_terminal(mixed):
+    """Tables fit the width; only free text lines may be longer (the terminal wraps them)."""
+    _, report, _ = mixed
+    for width in (80, 100, 140):
+        text = _terminal_text(report, width)
+        tables = [line for line in text.splitlines() if "│" in line or "┃" in line]
+        assert tables and max(len(line) for line in tables) <= width
+        assert "Monte Carlo pairs" in text
+    assert "games played and intervals in pairs.csv" in _terminal_text(report, 80)
