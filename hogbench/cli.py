@@ -881,7 +881,11 @@ def tournament(
         students = rs.read(t.roster)
     with _resumable(t):  # Ctrl-C: one line saying the store keeps what was done
         result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
-        model = results.build(result, progress=progress)
+        # Regret (a best response per table) is in the JSON and the files, not the terminal's
+        # tables: solved only for a view that shows it (Fall 2019's take seconds each).
+        shown = as_json or t.out is not None
+        budget = results.BEST_RESPONSE_SECONDS if shown else 0.0
+        model = results.build(result, budget, progress=progress)
         if students is not None:
             model = rs.apply(model, students, result)
         if as_json:  # the document results.json holds

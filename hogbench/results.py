@@ -329,7 +329,11 @@ def build(
         best, best_note = best_response_rates(t.rules, needed, budget, progress)
     else:
         best = np.full(n, np.nan)
-        best_note = "not computed: no pair is exact (regret needs exact win rates)"
+        best_note = (
+            "not computed: no pair is exact (regret needs exact win rates)"
+            if budget > 0
+            else "not computed: no view asked for it"
+        )
     report = Report(
         title=t.name,
         rules_name=t.rules.name,

@@ -238,3 +238,24 @@ def test_progress_says_time_left_and_what_is_slow():
     progress.stop()
     text = buffer.getvalue()
     assert "left" in text and "4/10" in text and "slowest pair: [/] vs Bob, 3.1 s" in text
+
+
+def test_best_responses_are_solved_only_for_a_view_that_shows_regret(tmp_path, monkeypatch):
+    """The terminal's tables have no regret: a tournament shown there solves no best response;
+    its JSON does, and says the regret."""
+    from hogbench import solve
+
+    solved = []
+    real = solve._best_response_rate
+    monkeypatch.setattr(solve, "_best_response_rate", lambda *a: solved.append(1) or real(*a))
+    specs = ["always_roll:6", "always_roll:4", "always_roll:5"]
+    common = ["--goal", 30, "--store", tmp_path / "t.sqlite"]
+    shown = run("tournament", *specs, *common)
+    assert shown.exit_code == 0, shown.output
+    assert solved == []
+    (tmp_path / "t.sqlite").unlink()
+    as_json = run("tournament", *specs, *common, "--json")
+    assert as_json.exit_code == 0, as_json.output
+    assert len(solved) == 3
+    data = json.loads(as_json.stdout)
+    assert "exact best response" in json.dumps(data)
