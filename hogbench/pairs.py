@@ -168,7 +168,8 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
     if rules.turn_cap() is not None or rules.has_ties:
         from hogbench import exact
 
-        pa, pb = (exact.table_policy(rules.model, p.choices) for p in (a, b))
+        m = rules.fit(a.choices, b.choices)
+        pa, pb = (exact.table_policy(m, p.choices) for p in (a, b))
         if rules.turn_cap() is not None:
             never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
         if rules.has_ties:

@@ -603,6 +603,7 @@ def play_block(
     turns = MAX_TURNS if cap is None else cap
     if isinstance(a, TablePlayer) and isinstance(b, TablePlayer):
         table_a, table_b = engine_table(a.choices), engine_table(b.choices)
+        rules.fit(table_a, table_b)
         rows_a = table_rows(rules, table_a)
         if rows_a is not None:
             counts = _play_rows(rows_a, table_rows(rules, table_b), seeds, n_games, turns)
@@ -615,6 +616,7 @@ def play_block(
                 model, m.observation, m.start, table_a, table_b, seeds, n_games, turns, counts
             )
     else:
+        rules.fit_any()  # a live strategy may give any answer
         with ExitStack() as stack:
             sides = tuple(
                 engine_table(p.choices) if isinstance(p, TablePlayer) else Chooser(rules, p, stack)

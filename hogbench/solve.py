@@ -97,6 +97,8 @@ def solve_rules(rules: RuleSet, against: str | Entrant | None = None) -> Solved:
     if against is not None:
         opponent = against if isinstance(against, Entrant) else load_entrant(against, rules)
         _require_table(opponent, "--against")
+    if opponent is not None:
+        m = rules.fit(opponent.table.choices)
     policy_b = exact.table_policy(m, opponent.table.choices) if opponent is not None else None
     solution = exact.solve(rules, policy_b)
     table = strategy_table(rules, solution)
@@ -337,6 +339,7 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
     m = rules.model
     entrant = a if isinstance(a, Entrant) else load_entrant(a, rules)
     _require_table(entrant, "the strategy analysed")
+    m = rules.fit(entrant.table.choices)  # before solving: the model its answers need
     if against is None:
         optimal = exact.solve(rules)
         b = exact.state_policy(m, optimal.policy)
@@ -349,9 +352,11 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
     else:
         opponent = against if isinstance(against, Entrant) else load_entrant(against, rules)
         _require_table(opponent, "--against")
+        m = rules.fit(entrant.table.choices, opponent.table.choices)
         b = exact.table_policy(m, opponent.table.choices)
         b_name = opponent.name
         best = exact.solve(rules, b)
+    m = rules.fit(entrant.table.choices)
     pa = exact.table_policy(m, entrant.table.choices)
     a_values = exact.evaluate_policies(rules, pa, b)
     q_a = exact.choice_values(rules, pa, best.v_me, best.v_opp, best.memo)

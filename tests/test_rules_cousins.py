@@ -7,10 +7,12 @@ results are also checked against each module's own plain ``play`` with seeded di
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
 import re
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -19,7 +21,7 @@ import pytest
 from hogbench import exact, simulate
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.loading import load_entrant, parse_spec
-from hogbench.players import TablePlayer
+from hogbench.players import LivePlayer, TablePlayer
 from hogbench.rules import big_pig, get_rules, greed, pig
 from hogbench.rules.base import OTHER, SAME, WIN
 from hogbench.tables import tabulate
@@ -300,9 +302,8 @@ def test_greed_rules_and_answers():
     assert rules.choice(0) == 0 and rules.choice(50) == 50
     with pytest.raises(IllegalChoice, match="negative"):
         rules.choice(-1)
-    with pytest.raises(IllegalChoice, match="max_dice"):
-        rules.choice(51)
-    assert get_rules("greed", 20, max_dice=80).choice(80) == 80
+    assert rules.choice(51) == 51  # any number of dice: max_dice is no rule
+    assert rules.choice(10**6) == greed.saturation(20)  # the same outcomes as any count past it
     for bad in (True, 3.0, "3", None):
         with pytest.raises(IllegalChoice):
             rules.choice(bad)
@@ -670,17 +671,156 @@ def test_simulator_agrees_with_exact(name, goal, a, b):
         assert abs((wins + ties / 2) / n - expected) < 4 * se
 
 
-def test_greed_any_number_of_dice_with_the_bound_said_to_be_a_safety_bound():
-    """The Greed text: "He can choose any number of dice". hogbench's max_dice is a bound on
-    its engines' memory; a strategy asking for more is told so and how to raise it, and with
-    it raised plays as the rules say."""
+def greed_sums_exact(num_dice, goal):
+    """P(sum = k) for k = 0..GOAL of NUM_DICE Greed dice, as fractions: ways counted with
+    integers (a polynomial product cut at GOAL), not the engine's floating convolution."""
+    ways = [1] + [0] * goal
+    for _ in range(num_dice):
+        ways = [sum(ways[k - f] for f in range(6) if k - f >= 0) for k in range(goal + 1)]
+    return [Fraction(w, 6**num_dice) for w in ways]
+
+
+def greed_pair_reference(strategy_a, strategy_b, goal=100):
+    """A's chance of winning (a tie half), moving first, by a plain exact recursion over
+    (mover, myscore, theirscore, last). The only cycle is a roll summing 0 from both sides of
+    (m, t): those two values are solved together as a 2 by 2 system."""
+    sys.setrecursionlimit(100_000)
+    chances = {}
+
+    def sums(n):
+        if n not in chances:
+            exact_sums = greed_sums_exact(n, goal)
+            chances[n] = [float(p) for p in exact_sums], float(1 - sum(exact_sums))
+        return chances[n]
+
+    def final(mine, theirs):
+        if mine > goal or mine < theirs:
+            return 0.0
+        return 0.5 if mine == theirs else 1.0
+
+    strategies = (strategy_a, strategy_b)
+
+    @functools.cache
+    def last_turn(p, m, t):
+        n = strategies[p](m, t, True)
+        if n == 0:
+            return final(m, t)
+        within, _ = sums(n)
+        return sum(q * final(m + s, t) for s, q in enumerate(within) if m + s <= goal)
+
+    def parts(p, m, t):
+        """(value without the 0-sum roll, chance of the 0-sum roll) for p to move at (m, t)."""
+        n = strategies[p](m, t, False)
+        if n == 0:
+            return 1 - last_turn(1 - p, t, m), 0.0
+        within, _ = sums(n)
+        rest = sum(
+            q * (1 - value(1 - p, t, m + s)) for s, q in enumerate(within) if 0 < s <= goal - m
+        )
+        return rest, within[0]
+
+    @functools.cache
+    def value(p, m, t):
+        a1, c1 = parts(p, m, t)
+        if c1 == 0.0:
+            return a1
+        a2, c2 = parts(1 - p, t, m)
+        # v1 = a1 + c1 (1 - v2), v2 = a2 + c2 (1 - v1)
+        return (a1 + c1 - c1 * a2 - c1 * c2) / (1 - c1 * c2)
+
+    return value(0, 0, 0), 1 - value(1, 0, 0)
+
+
+def test_greed_any_number_of_dice_plays_as_a_plain_recursion_says():
+    """The Greed text: "He can choose any number of dice". A strategy answering 60 dice, and
+    one answering 1000, play under the default options (the model grows to the answers used),
+    and their exact chances against sample1 are a plain recursion's, whose dice are counted
+    with integers."""
     rules = get_rules("greed")
-    with pytest.raises(IllegalChoice, match="safety bound") as refused:
-        rules.choice(60)
-    assert "--option max_dice=60" in str(refused.value) and "any number" in str(refused.value)
-    raised = get_rules("greed", max_dice=60)
-    assert raised.choice(60) == 60
-    assert "safety bound" in rules.describe()["options"]["max_dice"]["help"]
+    one = tabulate(greed.sample1, rules, "sample1").choices
+
+    def sixty(myscore, theirscore, last):
+        return 0 if myscore > theirscore else (60 if theirscore - myscore > 40 else 12)
+
+    def thousand(myscore, theirscore, last):
+        return 0 if myscore > theirscore else (1000 if theirscore - myscore > 30 else 12)
+
+    for strategy in (sixty, thousand):
+        table = tabulate(strategy, rules, strategy.__name__).choices
+        values = exact.evaluate(rules, table, one)
+        first, second = greed_pair_reference(strategy, greed.sample1)
+        assert values.first == pytest.approx(first, abs=1e-9)
+        assert values.second == pytest.approx(second, abs=1e-9)
+    assert values.first != pytest.approx(exact.evaluate(rules, one, one).first, abs=1e-6)
+
+
+def test_greed_counts_past_saturation_are_the_same_outcomes_exactly():
+    """From saturation(goal) dice on, every sum up to the goal has chance 0.0 as floating point
+    computes it, so a roll goes over with chance 1.0 (the true chance, rounded): the rows of
+    572, 573 and 1000 dice are the same, so taking 1000 as 572 changes no figure."""
+    goal = 100
+    full = greed.saturation(goal)
+    assert full == 572
+    assert greed.sum_distribution(full - 1)[: goal + 1].any()
+    for n in (full, full + 1, 1000):
+        assert not greed.sum_distribution(n)[: goal + 1].any()
+        assert float(sum(greed_sums_exact(n, goal))) == 0.0  # not busting rounds to 0 too
+    blocks = {}
+    for n, dist in greed._distributions([full - 1, full, full + 1, 1000], goal):
+        blocks[n] = (greed._sums_block(dist, goal), greed._last_block(dist, goal))
+    plain = greed.sum_distribution(1000)  # made from 1000 convolutions, not saturation's
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(
+            (*blocks[1000][0], *blocks[1000][1]),
+            (*greed._sums_block(plain, goal), *greed._last_block(plain, goal)),
+            strict=True,
+        )
+    )
+    for n in (full + 1, 1000):
+        for ours, theirs in zip(blocks[n], blocks[full], strict=True):
+            assert all(np.array_equal(a, b) for a, b in zip(ours, theirs, strict=True))
+    assert not np.array_equal(blocks[full - 1][0][1], blocks[full][0][1])
+    rules = get_rules("greed")
+    assert rules.choice(1000) == full
+    table = np.full(int(np.prod(rules.obs_shape)), 12, dtype=np.int64)
+    at_full, at_1000 = table.copy(), table.copy()
+    at_full[::7], at_1000[::7] = full, full  # the table holds the engine's int
+    assert (
+        exact.evaluate(rules, at_full, table).first == exact.evaluate(rules, at_1000, table).first
+    )
+
+
+def test_greed_bounds_are_safety_bounds_that_say_so():
+    """An absurd answer is refused with the reason, not a crash; a model past the memory bound
+    says its size; a table the model cannot hold is refused before any engine indexes it."""
+    rules = get_rules("greed")
+    for absurd in (10**9, 10**100):
+        with pytest.raises(IllegalChoice, match="safety bound on memory") as refused:
+            rules.choice(absurd)
+        assert "any number" in str(refused.value)
+    assert "not a rule" in rules.describe()["options"]["max_dice"]["help"]
+    with pytest.raises(UsageError, match=r"safety bound of 512 MB on the engines' memory"):
+        get_rules("greed", max_dice=2000).model  # noqa: B018
+    small = get_rules("greed", 10)
+    table = np.full(int(np.prod(small.obs_shape)), 1000, dtype=np.int64)  # not via choice()
+    with pytest.raises(UsageError, match="no outcomes for"):
+        exact.evaluate(small, table, table)
+    with pytest.raises(UsageError, match="no outcomes for"):
+        exact.table_policy(small.model, table)
+
+
+def test_greed_live_strategy_may_answer_past_max_dice():
+    """A strategy called live (not a table) gets every count the rules allow."""
+    rules = get_rules("greed", 20)
+
+    def seventy(myscore, theirscore, last):
+        return 0 if myscore > theirscore else 70
+
+    live = LivePlayer(lambda: seventy)
+    table = TablePlayer(tabulate(greed.sample1, rules, "s").choices)
+    counts = simulate.simulate(rules, live, table, 20, seed=1)
+    assert counts.sum() == 20
 
 
 def test_greed_seed_sample2_beats_sample1_switching_who_goes_first():

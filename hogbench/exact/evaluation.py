@@ -34,7 +34,17 @@ from hogbench.exact.plan import Evaluator
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.players import engine_table
-from hogbench.rules.base import OTHER, SAME, TIE, WIN, GameModel, RuleSet, fast_divide, widest_roll
+from hogbench.rules.base import (
+    OTHER,
+    SAME,
+    TIE,
+    WIN,
+    GameModel,
+    RuleSet,
+    check_answers,
+    fast_divide,
+    widest_roll,
+)
 
 
 @njit(cache=True, fastmath=_FAST, inline="always")
@@ -333,6 +343,7 @@ def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, 
 
 def table_policy(model: GameModel, table: np.ndarray) -> Policy:
     """A decision table (one choice per observation) as a policy."""
+    check_answers(model, [table])  # the kernels index outcomes by the answer
     return Policy(engine_table(table), model.observation, engine(model).observation_period)
 
 
@@ -343,7 +354,7 @@ def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
 
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
     """Exact chances that strategy A (decision table) beats strategy B, in both seatings."""
-    m = rules.model
+    m = rules.fit(table_a, table_b)
     if plan.choose(engine(m)) is Evaluator.TURNS:  # whole turns take tables as kept (int8)
         from hogbench.exact.turns import evaluate_turns
 
@@ -361,7 +372,7 @@ def evaluate_grid(
     and has rows, GRID by GRID pairs a pass, skipping the passes with no pair wanted; else pair
     by pair, each A against its opponents in turn (whole-turn models keep the tables they met
     last)."""
-    m = rules.model
+    m = rules.fit(*tables_a, *tables_b)
     e = engine(m)
     values = np.full((len(tables_a), len(tables_b), 2), np.nan)
     if plan.choose(e, batch=True) is not Evaluator.GRID:

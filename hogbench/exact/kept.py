@@ -68,7 +68,7 @@ def table_rows(rules: RuleSet, table: np.ndarray) -> TableRows | None:
         pass  # not cached yet, or unreadable: build it
     from hogbench.exact.rows import engine  # the kernels: numba loads here
 
-    m = rules.model
+    m = rules.fit(table)
     e = engine(m)
     if plan.choose(e) is not Evaluator.ROWS_PASS:
         return None

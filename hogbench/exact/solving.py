@@ -236,9 +236,10 @@ def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solutio
     best response to it. The solver sees the whole state: where a state holds more than a
     strategy sees (hog-su20's previous-turn points), this is an upper bound for strategies.
     """
-    m = rules.model
+    table = against is not None and not isinstance(against, Policy)
+    m = rules.fit(against) if table else rules.model
     e = engine(m)
-    if against is not None and not isinstance(against, Policy):
+    if table:
         against = table_policy(m, against)
     w = np.full(2 * m.n_states, e.start_value)
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)

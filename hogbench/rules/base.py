@@ -26,7 +26,7 @@ import inspect
 import itertools
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -526,6 +526,19 @@ class RuleSet:
     def build_model(self) -> GameModel:  # pragma: no cover - every rule set overrides it
         raise NotImplementedError
 
+    def fit(self, *tables: np.ndarray) -> GameModel:
+        """The model, holding the outcomes of every answer in TABLES (decision tables): what
+        the engines take before they read a table. A rule set whose answers have no upper
+        bound (Greed's dice) grows its model to the answers used; a table with an answer the
+        model has no outcomes for is refused here (UsageError), never indexed past."""
+        model = self.model
+        check_answers(model, tables)
+        return model
+
+    def fit_any(self) -> GameModel:
+        """The model, holding every answer a strategy called live may give (``choice``'s)."""
+        return self.model
+
     def builtins(self) -> dict[str, Builtin]:
         """Strategies shipped with this rule set, by spec name."""
         return {}
@@ -539,6 +552,23 @@ class RuleSet:
         return ", ".join(
             f"{n}={v}" for n, v in zip(self.strategy_args, self.state_args(state), strict=False)
         )
+
+
+def check_answers(model: GameModel, tables: Iterable[np.ndarray]) -> None:
+    """UsageError unless every answer in TABLES is one of MODEL's choices (consecutive): the
+    engines index their outcomes by the answer, and do not check it."""
+    low, high = int(model.choices[0]), int(model.choices[-1])
+    for table in tables:
+        table = np.asarray(table)
+        if not table.size:
+            continue
+        least, most = int(table.min()), int(table.max())
+        if least < low or most > high:
+            raise UsageError(
+                f"a decision table answers {most if most > high else least}, which the model"
+                f" has no outcomes for (it holds {low} to {high}); its rule set's fit() grows"
+                f" the model where the rules allow more"
+            )
 
 
 def check_int_choice(value: Any, low: int, high: int, legal: str = "") -> int:

@@ -22,13 +22,20 @@ Readings:
 * A roll of one or more dice that all show 0 scores nothing but is not a pass: play goes on.
 * On the last turn, rolling 0 dice (passing again) or rolling a sum of 0 ends the game just the
   same: the scores are compared. A last roll that goes over 100 loses, as any roll over 100 does.
-* The rules set no upper limit on the dice. The engines need one: option ``max_dice`` (default
-  50); a strategy asking for more is rejected with an error naming the option. At goal 100 more
-  than 40 dice is already more likely than not to go over from a score of 0 (their expected sum
-  is 100, the most a player can use), and 50 dice go over from 0 with probability 0.979, so no
-  sensible strategy is cut off; 50 also keeps the outcomes of every choice at every state (24.5
-  million at goal 100) within what the engines tabulate in memory, which keeps them fast. For
-  other goals the same reasoning gives about goal / 2.5 useful dice.
+* The rules set no upper limit on the dice, and neither does hogbench for the games: an answer
+  of any size is legal. The engines' model holds the outcomes of 0 to ``max_dice`` dice (option,
+  default 50: what ``solve`` chooses among) and grows, when the decision tables it is given
+  answer more, to the largest answer they use (``Greed.fit``). At goal 100 more than 40 dice is
+  already more likely than not to go over from a score of 0, and 50 dice go over with
+  probability 0.979, so no sensible strategy is cut off from ``solve``.
+* From ``saturation(goal)`` dice on (572 at goal 100), every chance of a sum at most the goal is
+  0.0 in floating point (below the smallest double): such a roll goes over with chance 1.0, which
+  is the true chance rounded to a double, for every count alike. So the engines take any larger
+  answer as that count: their outcomes, and every figure, are the same. (A count below it keeps
+  its own outcomes.)
+* Two safety bounds, neither a rule: an answer above ``MOST_DICE`` (a million) is refused,
+  since the course's ``roll_dice`` (the reference ``play``) keeps every die in memory; and a
+  model whose outcomes would take more than ``MODEL_BYTES`` of memory is refused with its size.
 * ``manyGames`` reports wins by strategy (its first argument is "Player 1" whichever seat it has):
   the first strategy moves first in the first n // 2 games, the second in the rest.
 
@@ -38,6 +45,7 @@ half builds the engines' model from the same functions.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -64,6 +72,12 @@ from hogbench.rules.base import (
 GOAL_SCORE = 100
 FACES = (0, 1, 2, 3, 4, 5)
 
+#: hogbench's safety bound on one answer (not a rule: Greed allows any number of dice): the
+#: course's roll_dice, which the reference play follows, keeps every die rolled in a list.
+MOST_DICE = 1_000_000
+#: hogbench's safety bound on the memory of the engines' model (its outcomes, 16 bytes each).
+MODEL_BYTES = 512 * 2**20
+
 # ---------------------------------------------------------------------------------------------
 # The course's functions
 # ---------------------------------------------------------------------------------------------
@@ -89,11 +103,19 @@ def make_test_dice(*outcomes: int) -> Callable[[], int]:
 
 
 def check_dice(num_dice: Any) -> int:
-    """A move is a number of dice: an int >= 0 (0 is a pass); IllegalChoice otherwise."""
+    """A move is a number of dice: an int >= 0 (0 is a pass); IllegalChoice otherwise. Any
+    number is legal; above MOST_DICE it is refused as past hogbench's safety bound."""
     if isinstance(num_dice, bool) or not isinstance(num_dice, (int, np.integer)):
         raise IllegalChoice(f"returned {num_dice!r} ({type(num_dice).__name__}), not an int")
     if num_dice < 0:
         raise IllegalChoice(f"returned {num_dice}: a negative number of dice is illegal")
+    if num_dice > MOST_DICE:
+        raise IllegalChoice(
+            f"returned {num_dice:,} dice, more than {MOST_DICE:,}: Greed allows any number, but"
+            f" that is hogbench's safety bound on memory (rolling them keeps every die), and"
+            f" from {saturation(GOAL_SCORE)} dice on every roll goes over {GOAL_SCORE} with"
+            f" chance 1 to within floating point, so fewer dice play the same"
+        )
     return int(num_dice)
 
 
@@ -237,13 +259,16 @@ def myStrategy(myscore, theirscore, last):  # noqa: N802  (the course's name)
 # then consecutive states. (The decision table is ordered (myscore, theirscore, last).)
 #
 # Roll kinds: row 0 is a pass (value 0, certain). Otherwise ROOM = goal - myscore is what the
-# mover can still score without going over:
+# mover can still score without going over. For n dice up to max_dice (params[2]):
 # * not the last turn: row 1 + (n - 1) * (goal + 1) + room is n dice with values 0..room, and
 #   room + 1 standing for every sum that goes over the goal;
 # * the last turn: only the comparison matters, so row LAST_AT + ((n - 1) * (goal + 1) + myscore)
 #   * (goal + 1) + theirscore merges the sums into at most three values: room + 1 for every
 #   losing sum (over the goal, or below theirscore), theirscore - myscore for a tie, and the
 #   smallest winning sum for every winning one.
+# For n past max_dice (a model grown to a table's answers), row EXTRA_AT + (n - max_dice - 1)
+# * (goal + 1) + room: the sums as on any other turn, on the last turn too (resolve compares
+# them the same), which keeps a grown model to (goal + 1) rows a count, not (goal + 1)**2.
 #
 # Levels: a roll summing 0 hands the same two scores to the opponent, so (a, b) and (b, a) with
 # last False form one strongly connected pair; anything else raises the score sum or moves to a
@@ -253,11 +278,13 @@ def myStrategy(myscore, theirscore, last):  # noqa: N802  (the course's name)
 
 @jit(roll_kind_signature)
 def _roll_kind(params, state, choice):
-    goal, last_at = params[0], params[1]
+    goal, last_at, most, extra_at = params[0], params[1], params[2], params[3]
     if choice == 0:
         return 0
     side = goal + 1
     mine = (state // side) % side
+    if choice > most:  # a count past max_dice: its sums, on the last turn as on any other
+        return extra_at + (choice - most - 1) * side + goal - mine
     if state >= side * side:  # the last turn
         theirs = state % side
         return last_at + ((choice - 1) * (goal + 1) + mine) * (goal + 1) + theirs
@@ -277,23 +304,103 @@ def _resolve(params, state, choice, value):
     return outcome((last * side + theirs) * side + mine, OTHER)
 
 
+ONE_DIE = np.full(len(FACES), 1 / len(FACES))
+
+
 def sum_distribution(num_dice: int) -> np.ndarray:
     """Exact chances of each sum 0..5 * NUM_DICE of NUM_DICE Greed dice (repeated convolution)."""
-    one = np.full(len(FACES), 1 / len(FACES))
     dist = np.ones(1)
     for _ in range(num_dice):
-        dist = np.convolve(dist, one)
+        dist = np.convolve(dist, ONE_DIE)
     return dist
 
 
-def _pack(blocks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
-    """CSR arrays (ptr, value, prob) from blocks of padded rows (values, probs), in order,
-    leaving out the values of chance 0."""
-    values = [v[p > 0] for v, p in blocks]
-    probs = [p[p > 0] for _, p in blocks]
-    counts = np.concatenate([(p > 0).sum(axis=1) for _, p in blocks])
+@functools.cache
+def saturation(goal: int) -> int:
+    """The fewest dice whose chances of every sum 0..GOAL are 0.0 in floating point (below the
+    smallest double; 572 at goal 100): from there on every roll goes over with chance 1.0, the
+    true chance rounded to a double, so every larger count has the same outcomes. (A count's
+    chances of sums up to the goal come only from the previous count's, so they stay 0.0.)"""
+    dist, n = np.ones(1), 0
+    while dist[: goal + 1].any():
+        dist, n = np.convolve(dist, ONE_DIE), n + 1
+    return n
+
+
+def _distributions(counts: list[int], goal: int) -> Iterator[tuple[int, np.ndarray]]:
+    """(n, sum_distribution(n)) for each of COUNTS (ascending), by the same convolutions made
+    once; a count past saturation(goal) gets saturation's (its outcomes are the same)."""
+    full = saturation(goal)
+    dist, made = np.ones(1), 0
+    for n in counts:
+        while made < min(n, full):
+            dist, made = np.convolve(dist, ONE_DIE), made + 1
+        yield n, dist
+
+
+def _tail(dist: np.ndarray, goal: int) -> np.ndarray:
+    """above[k] = P(sum >= k) for k = 0..len(dist). Where every sum up to the goal has chance
+    0.0, P(sum >= k) for k <= goal + 1 is 1.0 (the true chance, rounded); added up from the
+    top it would be 1 only to within rounding, differently for each count."""
+    above = np.concatenate((np.cumsum(dist[::-1])[::-1], [0.0]))
+    if not dist[: goal + 1].any():
+        above[: goal + 2] = 1.0
+    return above
+
+
+def _sums_block(dist: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """One count's rows by room 0..goal: the sums 0..room, and room + 1 for going over."""
+    rooms = np.arange(goal + 1)
+    above = _tail(dist, goal)
+    padded = np.append(dist, np.zeros(goal + 2))
+    values = np.tile(np.arange(goal + 2), (goal + 1, 1))
+    probs = np.where(values <= rooms[:, None], padded[values], 0.0)
+    probs[rooms, rooms + 1] = above[np.minimum(rooms + 1, len(dist))]
+    return values, probs
+
+
+def _last_block(dist: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """One count's last-turn rows by (myscore, theirscore): one value each for losing, tying
+    and winning."""
+    rooms = np.arange(goal + 1)
+    mine, theirs = (a.ravel() for a in np.meshgrid(rooms, rooms, indexing="ij"))
+    room, tie = goal - mine, theirs - mine
+    win_from = np.maximum(tie + 1, 0)
+    below = np.concatenate(([0.0], np.cumsum(dist)))  # below[k] = P(sum < k)
+    above = _tail(dist, goal)
+
+    def clip(k, top=len(dist)):
+        return np.clip(k, 0, top)
+
+    p_tie = np.where((tie >= 0) & (tie < len(dist)), dist[clip(tie, len(dist) - 1)], 0.0)
+    p_win = np.maximum(below[clip(room + 1)] - below[clip(win_from)], 0.0)
+    p_lose = below[clip(np.maximum(tie, 0))] + above[clip(room + 1)]
+    return np.stack([tie, win_from, room + 1], axis=1), np.stack([p_tie, p_win, p_lose], 1)
+
+
+def _compact(block: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A block of padded rows (values, probs) as its values and chances of chance above 0, and
+    each row's count of them: made block by block, so the padding never all sits in memory."""
+    values, probs = block
+    kept = probs > 0
+    return values[kept].astype(np.int64), probs[kept], kept.sum(axis=1)
+
+
+def _pack(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """CSR arrays (ptr, value, prob) from compacted blocks, in order."""
+    counts = np.concatenate([c for _, _, c in parts])
     ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    return ptr, np.concatenate(values).astype(np.int64), np.concatenate(probs)
+    return ptr, np.concatenate([v for v, _, _ in parts]), np.concatenate([p for _, p, _ in parts])
+
+
+def model_bytes(goal: int, most: int, top: int) -> int:
+    """About how much memory the outcomes of a model take: 0..MOST dice in full, and up to TOP
+    dice by their sums (16 bytes an outcome, 8 a row)."""
+    side = goal + 1
+    sums = side * (side + 3) // 2  # the outcomes of one count's rows by room
+    return 16 * (most * (sums + 3 * side * side) + max(top - most, 0) * sums) + 8 * side * (
+        most * (side + 1) + max(top - most, 0)
+    )
 
 
 class Greed(RuleSet):
@@ -305,8 +412,9 @@ class Greed(RuleSet):
     options_help = {
         "max_dice": (
             50,
-            "a safety bound, not a rule: the most dice the engines model (Greed allows any"
-            " number; raise it for a strategy that asks for more)",
+            "the dice counts the model always holds and solve chooses among, not a rule:"
+            " Greed allows any number, and a strategy answering more is played as it says"
+            " (the model grows to fit it, up to a safety bound on memory)",
         ),
     }
     rule_lines = (
@@ -331,15 +439,30 @@ class Greed(RuleSet):
         return int(myscore), int(theirscore), bool(last)
 
     def choice(self, value: Any) -> int:
-        num_dice = check_dice(value)
-        most = self.options["max_dice"]
-        if num_dice > most:
-            raise IllegalChoice(
-                f"returned {num_dice} dice, more than max_dice = {most}: Greed allows any"
-                f" number of dice, and max_dice is only hogbench's safety bound on the memory"
-                f" its engines take, so run with --option max_dice={num_dice}"
-            )
-        return num_dice
+        """Any number of dice; from saturation(goal) on, the engine's int is that count, whose
+        outcomes every larger count has (see the module docstring)."""
+        return min(check_dice(value), saturation(self.goal))
+
+    def _top(self) -> int:
+        """The most dice the model holds: max_dice, or more where tables asked (``fit``)."""
+        return max(int(self.options["max_dice"]), self.__dict__.get("answers_up_to", 0))
+
+    def fit(self, *tables: np.ndarray) -> GameModel:
+        """The model, grown to hold the largest answer in TABLES where it is past the model's
+        counts (up to saturation(goal): an answer past it is that count's as ``choice`` makes
+        it, and a table that says otherwise is refused, not indexed past)."""
+        used = max((int(np.max(t)) for t in tables if np.size(t)), default=0)
+        if used > self._top():
+            self.__dict__["answers_up_to"] = min(used, saturation(self.goal))
+            self.__dict__.pop("model", None)  # rebuilt with the new counts
+        return super().fit(*tables)
+
+    def fit_any(self) -> GameModel:
+        """The model holding every answer a strategy called live may give (every count up to
+        saturation(goal))."""
+        self.__dict__["answers_up_to"] = max(self._top(), saturation(self.goal))
+        self.__dict__.pop("model", None)
+        return self.model
 
     def describe_choice(self, choice: int) -> str:
         return "pass" if choice == 0 else f"roll {choice}"
@@ -387,34 +510,26 @@ class Greed(RuleSet):
         most = int(self.options["max_dice"])
         if most < 1:
             raise UsageError(f"option max_dice of greed must be at least 1, got {most}")
-        blocks = [(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1)))]  # a pass
-        dists = [sum_distribution(n) for n in range(1, most + 1)]
-        rooms = np.arange(goal + 1)
-        mine, theirs = (a.ravel() for a in np.meshgrid(rooms, rooms, indexing="ij"))
-        room, tie = goal - mine, theirs - mine
-        win_from = np.maximum(tie + 1, 0)
-        for dist in dists:  # not the last turn: the sums 0..room, and room + 1 for going over
-            above = np.concatenate((np.cumsum(dist[::-1])[::-1], [0.0]))  # above[k] = P(sum >= k)
-            padded = np.append(dist, np.zeros(goal + 2))
-            values = np.tile(np.arange(goal + 2), (goal + 1, 1))
-            probs = np.where(values <= rooms[:, None], padded[values], 0.0)
-            probs[rooms, rooms + 1] = above[np.minimum(rooms + 1, len(dist))]
-            blocks.append((values, probs))
-        for dist in dists:  # the last turn: one value each for losing, tying and winning
-            below = np.concatenate(([0.0], np.cumsum(dist)))  # below[k] = P(sum < k)
-            above = np.concatenate((np.cumsum(dist[::-1])[::-1], [0.0]))
-
-            def clip(k, top=len(dist)):
-                return np.clip(k, 0, top)
-
-            p_tie = np.where((tie >= 0) & (tie < len(dist)), dist[clip(tie, len(dist) - 1)], 0.0)
-            p_win = np.maximum(below[clip(room + 1)] - below[clip(win_from)], 0.0)
-            p_lose = below[clip(np.maximum(tie, 0))] + above[clip(room + 1)]
-            blocks.append(
-                (np.stack([tie, win_from, room + 1], axis=1), np.stack([p_tie, p_win, p_lose], 1))
+        top = self._top()
+        size = model_bytes(goal, most, top)
+        if size > MODEL_BYTES:
+            raise UsageError(
+                f"greed's model of 0 to {top} dice (max_dice = {most}) at goal {goal} would take"
+                f" about {size / 2**20:,.0f} MB of memory, more than hogbench's safety bound of"
+                f" {MODEL_BYTES / 2**20:,.0f} MB on the engines' memory (not a rule: Greed allows"
+                f" any number of dice); use a smaller max_dice or goal"
             )
-        ptr, values, probs = _pack(blocks)
+        one_pass = [_compact((np.zeros((1, 1), dtype=np.int64), np.ones((1, 1))))]  # a pass
+        dists = list(_distributions(list(range(1, most + 1)), goal))
+        full = [_compact(_sums_block(dist, goal)) for _, dist in dists]
+        last = [_compact(_last_block(dist, goal)) for _, dist in dists]
+        extra = [
+            _compact(_sums_block(dist, goal))
+            for _, dist in _distributions(list(range(most + 1, top + 1)), goal)
+        ]
+        ptr, values, probs = _pack(one_pass + full + last + extra)
         last_at = 1 + most * (goal + 1)
+        extra_at = last_at + most * (goal + 1) ** 2
 
         side = goal + 1
         states = np.arange(side * side * 2, dtype=np.int64)
@@ -432,13 +547,13 @@ class Greed(RuleSet):
             order=order,
             level_ptr=level_ptr,
             cyclic=True,
-            params=np.array([goal, last_at], dtype=np.int64),
+            params=np.array([goal, last_at, most, extra_at], dtype=np.int64),
             roll_kind=_roll_kind,
             resolve=_resolve,
             dist_ptr=ptr,
             dist_value=values,
             dist_prob=probs,
-            choices=np.arange(0, most + 1, dtype=np.int64),
+            choices=np.arange(0, top + 1, dtype=np.int64),
         )
 
     def builtins(self) -> dict[str, Builtin]:
