@@ -16,6 +16,7 @@ Both are kept in the cache by the file's content, so a repeat run starts no work
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib
@@ -318,9 +319,15 @@ def telling(goal: int) -> dict[str, int]:
     }
 
 
+#: Terms whose rules differ from another's only by an option's default, and that term: their
+#: course functions are the same, so a file fits both alike. hog-sp17 is the contest's rules
+#: with Pork Chop off (Spring 2017's project); ``choose_within`` tells them apart.
+OPTION_ALIASES = {"hog-sp17": "hog-contest"}
+
+
 def _alias_groups() -> list[list[str]]:
-    """Terms whose rules are the same (one only renames the other), each group led by the term
-    the others rename."""
+    """Terms whose rules are the same (one only renames the other, or differs only by an
+    option's default: OPTION_ALIASES), each group led by the term the others rename."""
     groups: dict[str, list[str]] = {}
     for term in hog_terms():
         root = rules_class(term)
@@ -328,7 +335,7 @@ def _alias_groups() -> list[list[str]]:
             "hogbench.rules.hog_"
         ):
             root = root.__bases__[0]
-        groups.setdefault(root.name, []).append(term)
+        groups.setdefault(OPTION_ALIASES.get(root.name, root.name), []).append(term)
     return [sorted(group, key=lambda t: (t != lead, t)) for lead, group in groups.items()]
 
 
@@ -582,13 +589,16 @@ def _review(
     candidates, agreeing = recognise(probed, goal_used)
     groups = {tuple(alias_group(t, goal_used)) for t in candidates}
     recognised = next(iter(groups))[0] if len(groups) == 1 else None
+    within = ""
+    if recognised is not None and recognised in OPTION_ALIASES.values():
+        recognised, within = choose_within(spec, plain_default, sandbox_options)
     if rules is not None:
         chosen, how = rules, "given"
         line = f"rules: {_label(rules)}"
     elif recognised is not None:
         chosen = get_rules(recognised, goal, **options)
         how = "recognised"
-        line = f"rules: {_label(chosen)} (recognised from the file's {_names(agreeing)})"
+        line = f"rules: {_label(chosen)} (recognised from the file's {_names(agreeing)}{within})"
     else:
         chosen, how = get_rules(DEFAULT_RULES, goal, **options), "default"
         if candidates:
@@ -612,6 +622,54 @@ def _review(
     if chosen.name.startswith("hog-") and not (how == "default" and candidates):
         report.checked, report.disagreements = check_functions(probed, chosen)
     return chosen, report
+
+
+def sets_team_name(path: Path) -> bool:
+    """Whether the file assigns TEAM_NAME at module level, read from its text (parsed, never
+    run: the parent process runs no submitted code)."""
+    try:
+        if path.stat().st_size > MOST_SOURCE_BYTES:
+            return False
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+            isinstance(t, ast.Name) and t.id == "TEAM_NAME" for t in targets
+        ):
+            return True
+    return False
+
+
+#: The largest file whose text is read for TEAM_NAME (a hog.py is some 20 kB).
+MOST_SOURCE_BYTES = 2_000_000
+
+
+def choose_within(
+    spec: Spec, probe_rules: RuleSet, sandbox_options: dict[str, Any]
+) -> tuple[str, str]:
+    """hog-contest or hog-sp17 for a file whose course functions fit both (the same rules but
+    Pork Chop, on in the contest): the contest's when the file sets TEAM_NAME, as the contest's
+    entries do, or its strategy answers -1 (Pork Chop) at some pair of scores; else Spring
+    2017's project. The term, and the words the rules line gives the reason in."""
+    if sets_team_name(spec.path):
+        return "hog-contest", "; the contest's, as the file sets TEAM_NAME"
+    goal = probe_rules.goal
+    scores = tuple(range(goal))
+    names_ = [spec.function] if spec.function else list(rules_class("hog-contest").strategy_names)
+    probes = {name: [sandbox.Grid((scores, scores))] for name in names_}
+    try:
+        probed = sandbox.probe_functions(spec, probe_rules, probes, **sandbox_options)
+    except StrategyError:
+        probed = {}
+    for name in names_:
+        chops = sum(type(a) is int and a == -1 for a in probed.get(name, []))
+        if chops:
+            return "hog-contest", f"; the contest's, as its {name} answers -1 (Pork Chop)"
+    return "hog-sp17", (
+        "; Spring 2017's project, not its contest: no TEAM_NAME, and no answer of -1 (Pork Chop)"
+    )
 
 
 def _label(rules: RuleSet) -> str:
