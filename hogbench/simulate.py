@@ -483,15 +483,16 @@ _KEPT_DRAWER: dict[str, _ChoiceRows | _DirectDraws] = {}
 
 
 def _drawer(rules: RuleSet) -> _ChoiceRows | _DirectDraws:
-    drawer = _KEPT_DRAWER.get(rules.identity)
+    m = rules.model
+    key = f"{rules.identity}:{len(m.choices)}"  # a model grown to more answers (Greed's dice)
+    drawer = _KEPT_DRAWER.get(key)
     if drawer is None:
-        m = rules.model
         if m.n_states <= MAX_COMPACT_STATES and m.n_states * len(m.choices) <= MAX_CHOICE_ROWS:
             drawer = _ChoiceRows(rules)
         else:
             drawer = _DirectDraws(rules)
         _KEPT_DRAWER.clear()
-        _KEPT_DRAWER[rules.identity] = drawer
+        _KEPT_DRAWER[key] = drawer
     return drawer
 
 

@@ -460,8 +460,9 @@ class Greed(RuleSet):
     def fit_any(self) -> GameModel:
         """The model holding every answer a strategy called live may give (every count up to
         saturation(goal))."""
-        self.__dict__["answers_up_to"] = max(self._top(), saturation(self.goal))
-        self.__dict__.pop("model", None)
+        if self._top() < saturation(self.goal):
+            self.__dict__["answers_up_to"] = saturation(self.goal)
+            self.__dict__.pop("model", None)
         return self.model
 
     def describe_choice(self, choice: int) -> str:
