@@ -63,7 +63,7 @@ FACTS: dict[str, str | Callable[[str], bool]] = {
     ),
     "hogbench duel strategies/hog_su21/final.py --exact": "│ average  │ 59.6925% │",
     "hogbench gauntlet strategies/hog_su21/final.py --against 'strategies/hog_su21/*.py'": (
-        "crashes.py: at (40, 50): raised ZeroDivisionError"
+        "crashes: at (40, 50): raised ZeroDivisionError"
     ),
     # For TAs
     "hogbench tournament tournaments/example_class/subs --rules hog-su21 --roster"
@@ -140,7 +140,7 @@ def _run(command: str, workdir: Path, hide_bwrap: bool = False) -> subprocess.Co
         input="y\n" + "4\nr\nh\n" * 60,  # for play: go first, then moves (EOF ends a game)
         capture_output=True,
         text=True,
-        timeout=600,  # the demo, cold, on a busy 2-core machine: up to 3 minutes
+        timeout=900,  # the demo, cold, on a 2-core machine busy with other work: 6 minutes seen
     )
 
 
@@ -155,7 +155,7 @@ def test_the_first_command_runs_without_bubblewrap(workdir):
     assert "warning" not in done.stderr
     rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if "│" in line}
     for name, why in PLANTED.items():
-        row = rows.get(f"strategies/hog_su21/{name}", "")
+        row = rows.get(name.removesuffix(".py"), "")  # an entrant is named by its file's stem
         assert why in row, f"{name}: {row!r}"
 
 
