@@ -72,6 +72,12 @@ FACTS: dict[str, str | Callable[[str], bool]] = {
     ),
     "hogbench tournament strategies/hog_contest/ --rules hog-contest --backend dask --jobs 2"
     " --out results/dask": "reports: results/dask/standings.csv",
+    "hogbench tournament strategies/hog_contest/ --rules hog-contest --roster"
+    " tournaments/contest_roster.csv --out results/contest --matrix wlt": (
+        "wins/losses/ties of the row against the column"
+    ),
+    "hogbench gauntlet always_roll:6 --against strategies/hog_su21/random_roller.py --allow-live"
+    " --sprt 0.45,0.55 -n 20000": "beats 1 of 1",
     # Untrusted code
     "hogbench check strategies/hog_su21/random_roller.py --rules hog-contest": (
         "is not deterministic"
