@@ -221,10 +221,11 @@ class Hint:
         # Ties go to the earlier choice, as in the solver.
         return next(v for v in self.values if v.win >= top - 1e-12)
 
-    def loss(self, choice: int) -> float:
-        """The win probability CHOICE gives up against the best choice."""
+    def loss(self, choice: int) -> float | None:
+        """The win probability CHOICE gives up against the best choice; None for a choice
+        the model does not value (Greed's dice past the most any table uses)."""
         mine = next((v.win for v in self.values if v.choice == choice), None)
-        return 0.0 if mine is None else max(self.best.win - mine, 0.0)
+        return None if mine is None else max(self.best.win - mine, 0.0)
 
     def to_dict(self) -> dict:
         return {
