@@ -375,7 +375,7 @@ def duel(
     entrant_b = load_entrant(b or rule_set.baseline, rule_set, request=door)
     seed = None if exact else (DEFAULT_SEED if seed is None else seed)
     advance, close = (None, None)
-    live = not (entrant_a.tableable and entrant_b.tableable)  # a few hundred games a second
+    live = not (entrant_a.tableable and entrant_b.tableable)  # told chunk by chunk
     if not exact and not as_json and (games > 200_000 or live):
         bar = views.PairProgress(err)
         bar.start("games (played live)" if live else "games", games)
