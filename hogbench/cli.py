@@ -403,6 +403,7 @@ def duel(
             until_decided=threshold if until_decided else None,
             sprt=test,
             on_look=on_look,
+            request=door,
         )
     finally:
         if close:

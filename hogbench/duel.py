@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, UsageError
 from hogbench.pairs import play_pair, player_of
 from hogbench.rules.base import RuleSet
+
+if TYPE_CHECKING:
+    from hogbench.sandbox.request import Request
 
 Z95 = 1.959963984540054
 
@@ -230,12 +234,14 @@ def run_duel(
     until_decided: float | None = None,
     sprt: stats.Sprt | None = None,
     on_look: Callable[[stats.PairedEstimate], None] | None = None,
+    request: Request | None = None,
 ) -> DuelResult:
     """Play A against B: exact win probabilities, or Monte Carlo game pairs.
 
     Monte Carlo plays GAMES games; with UNTIL_DECIDED (a threshold) it plays blocks of pairs
     until the interval excludes the threshold, with SPRT until the test accepts a hypothesis,
-    GAMES being then the cap. ON_LOOK is called with the estimate after every block.
+    GAMES being then the cap. ON_LOOK is called with the estimate after every block. REQUEST
+    is the sandbox request a file played live runs under (the one it was loaded under).
     """
     start = time.perf_counter()
     identical = same_strategy(a, b)
@@ -252,8 +258,8 @@ def run_duel(
         raise UsageError("a Monte Carlo duel needs a seed")
     played = play_pair(
         rules,
-        player_of(a, rules),
-        player_of(b, rules),
+        player_of(a, rules, request),
+        player_of(b, rules, request),
         "exact" if exact_mode else "mc",
         games,
         seed or 0,

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError
 from hogbench.players import LivePlayer, Player, TablePlayer
 from hogbench.rules.base import RuleSet
+
+if TYPE_CHECKING:
+    from hogbench.sandbox.request import Request
 
 #: Pairs before the first look of a match played until decided; the looks then double.
 FIRST_LOOK_PAIRS = 1_000
@@ -50,9 +54,11 @@ class PairPlay:
     ties: tuple[float, float] | None = None
 
 
-def player_of(entrant: Entrant, rules: RuleSet) -> Player:
+def player_of(entrant: Entrant, rules: RuleSet, request: Request | None = None) -> Player:
     """How the engines play an entrant: from its table, or live (a sandboxed worker for a file,
-    the strategy itself for a built-in or an expression)."""
+    the strategy itself for a built-in or an expression). REQUEST is the command's sandbox
+    request (``sandbox.Request``), so a file played live runs under the same policy (allowed
+    imports, the sandbox or not) as it was loaded under."""
     if entrant.table is not None:
         return TablePlayer(entrant.table.choices)
     import functools
@@ -62,9 +68,9 @@ def player_of(entrant: Entrant, rules: RuleSet) -> Player:
     if entrant.spec.is_file:
         from hogbench import sandbox
 
-        opener = functools.partial(sandbox.LiveStrategy, entrant.spec, rules)
-    else:
-        opener = functools.partial(loading.live_strategy, entrant.spec, rules)
+        opener = functools.partial(sandbox.LiveStrategy, entrant.spec, rules, request)
+        return LivePlayer(opener, identity=entrant.key, takes_seed=True)
+    opener = functools.partial(loading.live_strategy, entrant.spec, rules)
     return LivePlayer(opener, identity=entrant.key)
 
 

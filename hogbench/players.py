@@ -29,12 +29,15 @@ def engine_table(choices: np.ndarray) -> np.ndarray:
 class LivePlayer:
     """A strategy asked at every decision. OPEN() gives a callable taking the rule set's
     strategy arguments and returning a raw answer; it may be a context manager (a sandboxed
-    worker), and OPEN must be picklable, since blocks of games run in other processes.
+    worker), and OPEN must be picklable, since blocks of games run in other processes. Where
+    TAKES_SEED, OPEN(seed=N) seeds the strategy's ``random`` (a file's worker): each block of
+    games gives its own.
     IDENTITY is the entrant's key: a failure while playing is marked with it, so it is charged
     to this player and no other."""
 
-    open: Callable[[], Callable]
+    open: Callable[..., Callable]
     identity: str | None = None
+    takes_seed: bool = False
 
 
 Player = TablePlayer | LivePlayer

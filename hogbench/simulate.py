@@ -379,11 +379,11 @@ class Chooser:
     (a sandboxed worker starts on them at once, so two workers answer at the same time),
     ``answers`` returns their validated choices, in order."""
 
-    def __init__(self, rules: RuleSet, player: LivePlayer, stack) -> None:
+    def __init__(self, rules: RuleSet, player: LivePlayer, stack, seed: int = 0) -> None:
         self.rules = rules
         self.identity = player.identity
         try:
-            strategy = player.open()
+            strategy = player.open(seed=seed) if player.takes_seed else player.open()
             if hasattr(strategy, "__enter__"):
                 strategy = stack.enter_context(strategy)
         except StrategyError as exc:
@@ -620,14 +620,24 @@ def play_block(
         rules.fit_any()  # a live strategy may give any answer
         with ExitStack() as stack:
             sides = tuple(
-                engine_table(p.choices) if isinstance(p, TablePlayer) else Chooser(rules, p, stack)
-                for p in (a, b)
+                engine_table(p.choices)
+                if isinstance(p, TablePlayer)
+                else Chooser(rules, p, stack, _live_seed(seeds, seat))
+                for seat, p in enumerate((a, b))
             )
             counts = _play_lockstep(rules, sides, seeds, n_games, turns, progress)
             progress = None  # told chunk by chunk
     if progress is not None:
         progress(n_games)
     return counts if cap is None else _unfinished_tied(counts)
+
+
+def _live_seed(seeds: np.ndarray, seat: int) -> int:
+    """The seed of a live worker's ``random`` in the block whose dice streams are SEEDS: one
+    for each block and seat, so a random strategy draws afresh in every block and two copies
+    of one strategy draw apart, and the same whatever the jobs."""
+    first = int(seeds[0]) if len(seeds) else 0
+    return int(np.random.SeedSequence([first, seat]).generate_state(1)[0])
 
 
 def _unfinished_tied(counts: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ def bwrap(monkeypatch):
 
 def live_file(path, rules, identity, **options):
     opener = functools.partial(sandbox.LiveStrategy, str(path), rules, **options)
-    return LivePlayer(opener, identity=identity)
+    return LivePlayer(opener, identity=identity, takes_seed=True)
 
 
 def write(path, text):
@@ -76,3 +76,41 @@ def test_a_live_file_failing_mid_game_is_charged_alone(bwrap, tmp_path, failure,
         error = caught.value
         assert error.entrant == "bad" and "bad.py" in str(error)
         assert error.state is not None and error.state[0] >= 20, error.state
+
+
+def test_two_copies_of_a_random_file_draw_apart(bwrap):
+    """Each seat's worker seeds ``random`` on its own: two copies of one random strategy, with
+    the dice shared and the seats swapped, would otherwise play mirror games and split every
+    game pair 1-1."""
+    rules = get_rules("hog-su21", 40)
+    copy = live_file(FILES / "randomised.py", rules, "a")
+    other = live_file(FILES / "randomised.py", rules, "b")
+    joint = simulate.simulate_pairs(rules, copy, other, 2_000, seed=3)
+    split = joint[0, 1] + joint[1, 0]  # A won one seating and lost the other
+    assert joint.sum() == 1_000 and split < 900, joint
+
+
+def test_each_block_and_seat_seeds_its_own_worker():
+    seeds = [block.seeds for block in simulate.blocks(2 * simulate.BLOCK_GAMES, 7)]
+    drawn = {simulate._live_seed(s, seat) for s in seeds for seat in (0, 1)}
+    assert len(drawn) == 4
+    assert simulate._live_seed(seeds[0], 1) == simulate._live_seed(seeds[0].copy(), 1)
+
+
+def test_a_live_file_plays_under_the_request_it_was_loaded_under(bwrap, tmp_path):
+    """A module the command allowed (--allow-import) is allowed in live play too."""
+    from hogbench.duel import run_duel
+    from hogbench.loading import load_entrant
+
+    rules = get_rules("hog-su21", 40)
+    path = write(
+        tmp_path / "allowed.py",
+        "import random\nimport rich\n\n"
+        "def final_strategy(score, opponent_score):\n    return random.randint(3, 5)\n",
+    )
+    request = sandbox.Request.of(allow_imports=("rich",))
+    mine = load_entrant(str(path), rules, request=request)
+    base = load_entrant("always_roll:5", rules, request=request)
+    assert not mine.tableable
+    result = run_duel(rules, mine, base, 2_000, 1, request=request)
+    assert result.to_dict()["games"] == 2_000

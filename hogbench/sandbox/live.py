@@ -26,13 +26,22 @@ class LiveStrategy:
     """
 
     def __init__(
-        self, spec: Spec | str, rules: RuleSet, request: Request | None = None, **options: Any
+        self,
+        spec: Spec | str,
+        rules: RuleSet,
+        request: Request | None = None,
+        seed: int = 0,
+        **options: Any,
     ) -> None:
         self.spec = parse_spec(spec) if isinstance(spec, str) else spec
         if not self.spec.is_file:
             raise UsageError(f"{self.spec.text}: only strategy files are played by a worker")
         self.rules = rules
         self.request = Request.for_rules(rules, request, **options)
+        # Seeds the worker's ``random`` before the import: each block and seat of a match
+        # gives its own, so a random strategy draws afresh in every block and two copies of
+        # one strategy do not draw the same numbers.
+        self.seed = seed
         self.function: str | None = None
         self.team: str | None = None
         self._session: Session | None = None
@@ -41,6 +50,7 @@ class LiveStrategy:
 
     def _open(self) -> None:
         job = make_job(self.spec, self.rules, "live", self.request)
+        job["seed"] = self.seed
         # What the worker needs to call the strategy at an observation index (as a table job).
         job.update(shape=list(self.rules.obs_shape), states=None)
         if type(self.rules).observations is not RuleSet.observations:
@@ -105,13 +115,14 @@ class LiveStrategy:
 
     def __getstate__(self) -> dict[str, Any]:
         rules = (self.rules.name, self.rules.goal, dict(self.rules.options))
-        return {"spec": self.spec, "rules": rules, "request": self.request}
+        return {"spec": self.spec, "rules": rules, "request": self.request, "seed": self.seed}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         from hogbench.rules import get_rules
 
         name, goal, rule_options = state["rules"]
         self.spec = state["spec"]
+        self.seed = state["seed"]
         self.rules = get_rules(name, goal, **rule_options)
         self.request = state["request"]
         self.function = self.team = None

@@ -69,7 +69,15 @@ def gauntlet(
     opponents = load_slots(specs, rules, jobs, progress, allow_live, **sandbox_options)
     playing = [s for s in opponents if s.entrant is not None]
     entrants = [me] + [s.entrant for s in playing]
-    settings = PlaySettings("exact", games, seed, threshold, sprt, jobs=jobs)
+    settings = PlaySettings(
+        "exact",
+        games,
+        seed,
+        threshold,
+        sprt,
+        jobs=jobs,
+        request=sandbox.Request.of(**sandbox_options),
+    )
     played = play_pairs(rules, entrants, gauntlet_pairs(len(playing)), settings, None, progress)
     rows = []
     position = {id(slot): k + 1 for k, slot in enumerate(playing)}

@@ -58,6 +58,9 @@ class PlaySettings:
     backend: str = "local"
     scheduler: str | None = None
     batch_size: int | None = None
+    #: the sandbox request (``sandbox.Request``) the entrants were loaded under: a file played
+    #: live runs under it too
+    request: Any = None
 
     @classmethod
     def of(cls, tournament: Any, **machinery: Any) -> PlaySettings:
@@ -294,7 +297,7 @@ def play_pairs(
     tasks = []
     for batch in make_batches(missing, live, size):
         needed = {k.a for k in batch} | {k.b for k in batch}
-        players = {name: player_of(_portable(by_key[name]), rules) for name in needed}
+        players = {name: player_of(_portable(by_key[name]), rules, s.request) for name in needed}
         tasks.append((rules, players, batch, stop))
     failed: dict[PairKey, PairFailure] = {}
     worst = 0.5  # seconds: a pair faster than this is not worth naming

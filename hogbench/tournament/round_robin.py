@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,14 +74,15 @@ def run(
     if batch_size is not None and batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {batch_size}")
     check_paths(t)
+    options = sandbox_options(t)
     if slots is None:
-        options = sandbox_options(t)
         files = [e for e in t.entrants if isinstance(e, Entry) and e.path and not e.problem]
         if files and sandbox.refuse_without_sandbox(
             "a tournament", sandbox.Request.of(**options), files
         ):
             options["bundled_only"] = True  # hogbench's own files: nothing else runs unsandboxed
         slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
+    settings = dataclasses.replace(settings, request=sandbox.Request.of(**options))
     active = [s for s in slots if s.entrant is not None]
     entrants = [s.entrant for s in active]
     wanted = round_robin_pairs(len(active))
