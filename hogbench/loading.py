@@ -29,6 +29,18 @@ from hogbench.tables import DecisionTable, NotDeterministic, table_from_answers,
 __all__ = ["Entrant", "Spec", "load_entrant", "parse_spec", "remember"]
 
 
+def _parameter(spec: Spec, value: Any, rules: RuleSet) -> Any:
+    """A built-in's parameter: a number as it is, or another built-in (``improve:strat=sample1``),
+    an unknown one named with the whole spec it stands in."""
+    if not isinstance(value, Spec):
+        return value
+    try:
+        return builtin_strategy(value, rules)
+    except UsageError as exc:
+        shown = f"{spec.text}: {value.text!r} is neither a number nor a built-in ({exc})"
+        raise UsageError(shown) from None
+
+
 def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
     """Make a built-in strategy function from its spec; UsageError if unknown or misused."""
     known = rules.builtins()
@@ -40,8 +52,8 @@ def builtin_strategy(spec: Spec, rules: RuleSet) -> Callable:
         raise UsageError(
             f"unknown strategy {spec.function!r} for {rules.name} (built-ins: {names})"
         )
-    params = [builtin_strategy(p, rules) if isinstance(p, Spec) else p for p in spec.params]
-    kwargs = {k: builtin_strategy(v, rules) if isinstance(v, Spec) else v for k, v in spec.kwargs}
+    params = [_parameter(spec, p, rules) for p in spec.params]
+    kwargs = {k: _parameter(spec, v, rules) for k, v in spec.kwargs}
     try:
         return builtin.make(*params, **kwargs)
     except (TypeError, AssertionError, ValueError) as exc:

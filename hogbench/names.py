@@ -93,7 +93,10 @@ def without_host_paths(text: str, private: tuple[str, ...] = ()) -> str:
     for folder in sorted(private, key=len, reverse=True):
         if folder:
             text = text.replace(folder.rstrip("/") + "/", "").replace(folder, ".")
-    text = _host_pattern().sub(lambda m: _host_labels()[m[1]], text)
+    pattern = _host_pattern()
+    if pattern is not None:
+        labels = _host_labels()
+        text = pattern.sub(lambda m: labels.get(m[1], m[1]), text)
     # The folder of links to the modules a worker may import stands for where they are.
     return re.sub(r"<tmp>/hogbench-imports-\d+-\w+", "<site-packages>", text)
 
@@ -109,7 +112,6 @@ def _host_labels() -> dict[str, str]:
     if found is not None:
         return found
     labels: dict[str, str] = {}
-    _host_cache["labels"] = labels
 
     def add(path: str | None, label: str) -> None:
         if path and len(path) > 1 and path not in labels:
@@ -127,17 +129,22 @@ def _host_labels() -> dict[str, str]:
     add(os.path.dirname(sys.executable), "<python>")
     add(tempfile.gettempdir(), "<tmp>")
     add(os.path.expanduser("~"), "~")
+    _host_cache["labels"] = labels  # kept only once whole
     return labels
 
 
 _host_cache: dict[str, Any] = {}
 
 
-def _host_pattern() -> re.Pattern[str]:
-    pattern = _host_cache.get("pattern")
-    if pattern is None:
-        prefixes = sorted(_host_labels(), key=len, reverse=True)
+def _host_pattern() -> re.Pattern[str] | None:
+    """The host's paths as one pattern; None where none is known (an empty pattern would match
+    everywhere)."""
+    if "pattern" not in _host_cache:
+        prefixes = sorted(filter(None, _host_labels()), key=len, reverse=True)
+        if not prefixes:
+            _host_cache["pattern"] = None
+            return None
         # A prefix counts only as a whole path part: /usr/lib must not eat /usr/library.
         pattern = re.compile("(" + "|".join(map(re.escape, prefixes)) + r")(?=/|\b|$)")
         _host_cache["pattern"] = pattern
-    return pattern
+    return _host_cache["pattern"]

@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from hogbench.entrants import clean_name
+
 if TYPE_CHECKING:
     from hogbench.duel import DuelResult
     from hogbench.experiments import StratTest, Sweep, TurnScoreExperiment
@@ -110,7 +112,8 @@ def lines(text_lines: list[str]) -> None:
 
 
 def duel(r: DuelResult) -> None:
-    title = escape(f"{r.a.name} vs {r.b.name} · {r.rules.key}")
+    # Views shorten a TEAM_NAME (the JSON keeps it whole).
+    title = escape(f"{clean_name(r.a.name)} vs {clean_name(r.b.name)} · {r.rules.key}")
     table = Table(title=title, title_style="bold")
     seatings = (("A first", r.first), ("A second", r.second), ("total", r.total))
     ties = r.has_ties

@@ -265,8 +265,11 @@ def test_messages_show_no_host_path(tmp_path, monkeypatch, source):
 # -- Ctrl-C --------------------------------------------------------------------------------------
 def test_ctrl_c_on_a_tournament_says_it_resumes_and_nothing_else(tmp_path):
     """Ctrl-C reaches the whole foreground group, joblib's workers too: one line, exit 130."""
-    slow = (  # random: played live, game by game, for minutes at this cap
-        "import random\n\ndef final_strategy(score, opponent_score):\n"
+    slow = (  # random, so played live; past the calls of loading, a millisecond each
+        "import random, time\n\ncalls = [0]\n\ndef final_strategy(score, opponent_score):\n"
+        "    calls[0] += 1\n"
+        "    if calls[0] > 30_000:\n"
+        "        time.sleep(0.001)\n"
         "    return random.randint(3, 6)\n"
     )
     for name in ("a", "b"):

@@ -810,6 +810,7 @@ def test_greed_bounds_are_safety_bounds_that_say_so():
         exact.table_policy(small.model, table)
 
 
+@pytest.mark.slow  # grows the model to every count a live answer may take: minutes
 def test_greed_live_strategy_may_answer_past_max_dice():
     """A strategy called live (not a table) gets every count the rules allow."""
     rules = get_rules("greed", 20)

@@ -242,9 +242,10 @@ def test_export_to_a_missing_folder_is_one_line_before_the_work(tmp_path):
     assert "does not exist" in run.stderr and run.stderr.strip().count("\n") == 0
 
 
-def test_a_best_response_is_solved_once_per_distinct_table(monkeypatch):
+def test_a_best_response_is_solved_once_per_distinct_table(monkeypatch, tmp_path):
     """Copies of one table share one solve, and a later report reads it from the cache; the
     figure is the solver's own."""
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))  # no other test's solves
     rules = get_rules("hog-su21", 30)
     entrants = [
         load_entrant(spec, rules) for spec in ("always_roll:4", "always_roll:4", "always_roll:6")
