@@ -270,10 +270,10 @@ def test_a_live_entrant_failing_in_play_is_disqualified(tmp_path, monkeypatch):
 
     real_player = match.player_of
 
-    def fake_player(entrant, rules):
+    def fake_player(entrant, rules, request=None):
         if entrant.spec.text == "always_roll:3":
             return LivePlayer(lambda: broken)
-        return real_player(entrant, rules)
+        return real_player(entrant, rules, request)
 
     monkeypatch.setattr(match, "player_of", fake_player)
     slots = tm.load_slots(BUILTINS, get_rules("hog-su21", 30))
