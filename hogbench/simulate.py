@@ -268,15 +268,26 @@ def _play_rows(
             a_moves ^= kind == OTHER
             row = code >> 3
             row += row_offset[a_moves.view(np.uint8)]
-            over = kind > SAME
-            if over.any():
-                ended = np.flatnonzero(over)
-                kind, mover_a = kind[ended], a_moves[ended]
-                won = (kind == WIN) == mover_a
-                result[game[ended]] = np.where(kind == TIE, 2, np.where(won, 0, 1))
-                going = ~over
+            going = _settle(kind, a_moves, game, result)
+            if going is not None:
                 game, rng, row, a_moves = game[going], rng[going], row[going], a_moves[going]
     return _joint(result)
+
+
+def _settle(
+    kind: np.ndarray, a_moves: np.ndarray, game: np.ndarray, result: np.ndarray
+) -> np.ndarray | None:
+    """Record in RESULT (0: A won, 1: A lost, 2: a tie) each game of GAME whose outcome KIND
+    ended it, A_MOVES saying whether A made that move; the mask of the games going on, or None
+    when none ended."""
+    over = kind > SAME
+    if not over.any():
+        return None
+    ended = np.flatnonzero(over)
+    kind, mover_a = kind[ended], a_moves[ended]
+    won = (kind == WIN) == mover_a
+    result[game[ended]] = np.where(kind == TIE, 2, np.where(won, 0, 1))
+    return ~over
 
 
 def _joint(result: np.ndarray) -> np.ndarray:
@@ -540,13 +551,8 @@ def _play_lockstep(
             kind = code & 7
             a_moves ^= kind == OTHER
             x = code >> 3
-            over = kind > SAME
-            if over.any():
-                ended = np.flatnonzero(over)
-                kind, mover_a = kind[ended], a_moves[ended]
-                won = (kind == WIN) == mover_a
-                result[game[ended]] = np.where(kind == TIE, 2, np.where(won, 0, 1))
-                going = ~over
+            going = _settle(kind, a_moves, game, result)
+            if going is not None:
                 game, rng, x, a_moves = game[going], rng[going], x[going], a_moves[going]
         if progress is not None:
             progress(min(n_games, lo + LIVE_CHUNK_GAMES) - lo)
