@@ -880,8 +880,11 @@ def tournament(
         from hogbench import roster as rs
 
         students = rs.read(t.roster)
+    # The run's one sandbox request: the command line's options merged with the tournament
+    # file's sandbox settings (the two contradicting each other is refused), passed down whole.
+    request = type(door).of(_door(t.require_sandbox, t.no_sandbox), **tm.sandbox_settings(t))
     with _resumable(t):  # Ctrl-C: one line saying the store keeps what was done
-        result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress)
+        result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress, request=request)
         # Regret (a best response per table) is in the JSON and the files, not the terminal's
         # tables: solved only for a view that shows it (Fall 2019's take seconds each).
         shown = as_json or t.out is not None

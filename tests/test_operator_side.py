@@ -300,3 +300,48 @@ def test_ctrl_c_on_a_tournament_says_it_resumes_and_nothing_else(tmp_path):
     assert "run the same command again to resume" in err
     assert "disqualified" not in err  # nobody pays for the interruption
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+# -- one sandbox request, made at the command line ---------------------------------------------
+def test_the_tournament_file_and_the_options_make_one_request_at_the_command_line(
+    classroom, monkeypatch
+):
+    """The tournament file's sandbox settings and the command line's options become one frozen
+    Request in the command, and that very object reaches loading and play: nothing below
+    rebuilds it from loose options."""
+    from hogbench import sandbox
+    from hogbench.tournament import round_robin
+
+    (classroom / "t.toml").write_text(
+        'name = "t"\nrules = "hog-su21"\nentrants = ["subs", "always_roll:5"]\ngoal = 20\n'
+        'allow_imports = ["rich"]\ntime_limit = 7.5\nrequire_sandbox = true\n'
+    )
+    given, loaded, played = [], [], []
+    real_run, real_load, real_play = round_robin.run, round_robin.load_slots, round_robin.play_pairs
+
+    def run(*args, request=None, **kw):
+        given.append(request)
+        return real_run(*args, request=request, **kw)
+
+    def load_slots(*args, request=None, **options):
+        loaded.append(request)
+        return real_load(*args, request=request, **options)
+
+    def play_pairs(rules, entrants, wanted, settings, *rest):
+        played.append(settings.request)
+        return real_play(rules, entrants, wanted, settings, *rest)
+
+    def rebuilt(*args, **kw):
+        raise AssertionError("the tournament made a sandbox request of its own")
+
+    monkeypatch.setattr(round_robin, "run", run)
+    monkeypatch.setattr(round_robin, "load_slots", load_slots)
+    monkeypatch.setattr(round_robin, "play_pairs", play_pairs)
+    monkeypatch.setattr(round_robin, "sandbox_settings", rebuilt)
+    result = runner.invoke(app, ["tournament", "t.toml", "--allow-import", "numpy"])
+    assert result.exit_code == 0, result.output
+    (request,) = given
+    assert isinstance(request, sandbox.Request)
+    assert request.allow_imports == ("numpy",)  # the command line's list wins over the file's
+    assert request.time_limit == 7.5 and request.require_sandbox  # the file's, in the same one
+    assert loaded[0] is request and played[0] is request  # passed down whole

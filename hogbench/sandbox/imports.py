@@ -85,7 +85,7 @@ def importable_paths(extra: tuple[str, ...]) -> tuple[Path, ...]:
         libs = where.parent / f"{name}.libs"
         if libs.is_dir():
             paths.append(libs.resolve())
-    return tuple(paths)
+    return tuple(dict.fromkeys(paths))  # numpy asked for again is numpy once
 
 
 @functools.cache

@@ -21,7 +21,7 @@ _WHERE = {
     "config": (
         "BACKENDS", "DEFAULT_GAMES", "DEFAULT_LIVE_BUDGET", "MODES", "REPORT_FILES", "SETTING",
         "SETTINGS", "Setting", "TOML_KEYS", "Tournament", "check_paths", "default_store",
-        "from_toml", "load_source", "parse_sprt", "sandbox_options",
+        "from_toml", "load_source", "parse_sprt", "SANDBOX_KEYS", "sandbox_settings",
     ),
     "field": ("Progress", "Slot", "live_policy", "load_slots", "reason"),
     "schedule": (

@@ -468,13 +468,15 @@ def _outside_submissions(t: Tournament) -> None:
                 )
 
 
-def sandbox_options(t: Tournament) -> dict[str, Any]:
-    """The sandbox options a tournament's settings give."""
-    options: dict[str, Any] = {
-        "allow_imports": t.allow_imports,
-        "no_sandbox": t.no_sandbox,
-        "require_sandbox": t.require_sandbox,
-    }
-    if t.time_limit is not None:
-        options["time_limit"] = t.time_limit
-    return options
+#: The settings that belong to the sandbox, each a field of ``sandbox.Request`` by the same
+#: name: the command line merges them with its own options into its one request.
+SANDBOX_KEYS = ("allow_imports", "no_sandbox", "require_sandbox", "time_limit")
+
+
+def sandbox_settings(t: Tournament) -> dict[str, Any]:
+    """The tournament's sandbox settings (SANDBOX_KEYS) that are set, as plain values: what the
+    tournament file (and the command line over it) asks of the sandbox. Never a request: the
+    command line makes the one request from them."""
+    settings = {key: getattr(t, key) for key in SANDBOX_KEYS}
+    settings["allow_imports"] = tuple(settings["allow_imports"] or ())
+    return {key: value for key, value in settings.items() if value is not None}

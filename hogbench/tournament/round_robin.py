@@ -18,7 +18,7 @@ from hogbench.tournament.config import (
     Tournament,
     check_paths,
     default_store,
-    sandbox_options,
+    sandbox_settings,
 )
 from hogbench.tournament.field import Progress, Slot, load_slots
 from hogbench.tournament.match import PlaySettings, play_pairs
@@ -63,8 +63,13 @@ def run(
     batch_size: int | None = None,
     progress: Progress | None = None,
     slots: list[Slot] | None = None,
+    request: sandbox.Request | None = None,
 ) -> TournamentResult:
-    """Load the entrants (unless SLOTS are given), play every missing pair, and rank."""
+    """Load the entrants (unless SLOTS are given), play every missing pair, and rank.
+
+    REQUEST is the sandbox request the command line made, its options merged with the
+    tournament file's settings; loading and live play use it as it is. Without one (a caller
+    of the Python API, with no command line), the tournament's settings are the request."""
     t = tournament
     settings = PlaySettings.of(
         t, jobs=jobs, backend=backend, scheduler=scheduler, batch_size=batch_size
@@ -74,15 +79,15 @@ def run(
     if batch_size is not None and batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {batch_size}")
     check_paths(t)
-    options = sandbox_options(t)
+    if request is None:
+        request = sandbox.Request.of(**sandbox_settings(t))
     if slots is None:
         files = [e for e in t.entrants if isinstance(e, Entry) and e.path and not e.problem]
-        if files and sandbox.refuse_without_sandbox(
-            "a tournament", sandbox.Request.of(**options), files
-        ):
-            options["bundled_only"] = True  # hogbench's own files: nothing else runs unsandboxed
-        slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, **options)
-    settings = dataclasses.replace(settings, request=sandbox.Request.of(**options))
+        if files and sandbox.refuse_without_sandbox("a tournament", request, files):
+            # hogbench's own files: nothing else runs unsandboxed
+            request = dataclasses.replace(request, bundled_only=True)
+        slots = load_slots(t.entrants, t.rules, jobs, progress, t.allow_live, request=request)
+    settings = dataclasses.replace(settings, request=request)
     active = [s for s in slots if s.entrant is not None]
     entrants = [s.entrant for s in active]
     wanted = round_robin_pairs(len(active))
