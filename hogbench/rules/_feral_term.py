@@ -11,7 +11,8 @@ of the scores, so levels by that sum make the game acyclic, and no outcome stays
 The turn is written once (``_turn``): the engines compile it, and the narration runs the same
 function as Python on the dice it rolls and says which rules fired from what it returns. A term
 module gives its course functions (``free_bacon`` of the opponent's score, ``feral_bonus``,
-``is_swap``) and a subclass of ``FeralTerm`` naming them and what Feral Hogs remembers. Not a
+``is_swap``), its ``play`` made from them (``make_feral_play``) and a subclass of ``FeralTerm``
+naming them and what Feral Hogs remembers. Not a
 rule set itself (the registry skips modules whose names start with ``_``).
 """
 
@@ -22,9 +23,11 @@ from typing import ClassVar
 
 import numpy as np
 
+from hogbench.commentary import silence
+from hogbench.dice import six_sided
 from hogbench.jit import jit
 from hogbench.rules._kit import points_event
-from hogbench.rules._swap_term import SwapTerm, pig_out
+from hogbench.rules._swap_term import GOAL_SCORE, SwapTerm, pig_out
 from hogbench.rules.base import (
     DIVIDE_SHIFT,
     LOSE,
@@ -44,6 +47,47 @@ from hogbench.rules.base import (
     resolve_row_signature,
     resolve_signature,
 )
+
+
+def make_feral_play(take_turn, feral_bonus, is_swap, remembers="points"):
+    """The course's play for a Feral Hogs term: TAKE_TURN's points, plus FERAL_BONUS(num_rolls,
+    what the mover REMEMBERS of their previous turn: its "points" or its "dice", 0 before their
+    first), then a swap when IS_SWAP(mover's score, opponent's score), after every turn."""
+
+    def play(
+        strategy0,
+        strategy1,
+        score0=0,
+        score1=0,
+        dice=six_sided,
+        goal=GOAL_SCORE,
+        say=silence,
+        feral_hogs=True,
+    ):
+        """Simulate a game and return the final scores of both players, with Player 0's score
+        first, and Player 1's score second. FERAL_HOGS False plays without Feral Hogs."""
+        who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
+        previous = [0, 0]  # what each player remembers of their previous turn
+        while score0 < goal and score1 < goal:
+            if who == 0:
+                num_rolls = strategy0(score0, score1)
+                points = take_turn(num_rolls, score1, dice)
+                score0 += points + (feral_bonus(num_rolls, previous[0]) if feral_hogs else 0)
+                swap = is_swap(score0, score1)
+            else:
+                num_rolls = strategy1(score1, score0)
+                points = take_turn(num_rolls, score0, dice)
+                score1 += points + (feral_bonus(num_rolls, previous[1]) if feral_hogs else 0)
+                swap = is_swap(score1, score0)
+            previous[who] = num_rolls if remembers == "dice" else points
+            if swap:
+                score0, score1 = score1, score0
+            who = 1 - who
+            say = say(score0, score1)
+        return score0, score1
+
+    return play
+
 
 # States. Feral Hogs off: score * goal + opponent. On:
 #     (mover's memory * MEMORY + opponent's memory) * goal * goal + score * goal + opponent

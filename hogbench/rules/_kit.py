@@ -1,7 +1,7 @@
 """The Hog kit: what the terms share and write the same way (not a rule set: the registry skips
 modules whose names start with ``_``).
 
-The course's ``always_roll``, its strategies as built-ins (the threshold strategies
+The course's ``always_roll`` and ``take_turn`` of a Free Bacon term, its strategies as built-ins (the threshold strategies
 ``bacon_strategy``, ``tail_strategy``, ``sus_strategy``: 0 dice when a rule gives enough, else a
 number of dice; others of their parameters), and how a narrated turn says its points.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
+from hogbench.dice import six_sided
 from hogbench.rules.base import Builtin
 
 
@@ -25,6 +26,21 @@ def always_roll(n):
 
 
 ALWAYS_ROLL = Builtin(always_roll, "always roll N dice: always_roll:6")
+
+
+def make_take_turn(free_bacon, roll_dice):
+    """The course's take_turn for a term of FREE_BACON(opponent_score) and ROLL_DICE."""
+
+    def take_turn(num_rolls, opponent_score, dice=six_sided):
+        """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
+        assert type(num_rolls) is int, "num_rolls must be an integer."
+        assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
+        assert num_rolls <= 10, "Cannot roll more than 10 dice."
+        if num_rolls == 0:
+            return free_bacon(opponent_score)
+        return roll_dice(num_rolls, dice)
+
+    return take_turn
 
 
 def course_builtin(strategy: Callable, summary: str, **defaults: object) -> Builtin:

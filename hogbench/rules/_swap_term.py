@@ -6,8 +6,8 @@ A term names its course functions (``free_bacon`` of the opponent's score, ``is_
 strategies) in a subclass of ``SwapTerm``; with Hog wild its ``select_dice`` too, and with a move
 of -1 that scores 1 point and exchanges the dice in play for both players for the rest of the
 game (Fall 2013's contest rule Ham Hijinks, Fall 2016's Pork Chop) the name of that rule. Its
-``take_turn``, ``play`` and strategies are the course's, made here for its functions
-(``make_take_turn``, ``make_play``, ...). The state is the two scores, and whether the dice are
+``take_turn`` (the kit's ``make_take_turn``), ``play`` and strategies are the course's, made
+for its functions (``make_play``, ...). The state is the two scores, and whether the dice are
 exchanged, hidden from strategies; every turn scores at least 1 point and a swap keeps the sum
 of the scores, so levels by that sum make the game acyclic.
 
@@ -69,21 +69,6 @@ announce_highest = make_announce_highest(
 # ---------------------------------------------------------------------------------------------
 # The course's take_turn, play and strategies, for a term's functions
 # ---------------------------------------------------------------------------------------------
-
-
-def make_take_turn(free_bacon, roll_dice):
-    """The course's take_turn for a term of FREE_BACON(opponent_score) and ROLL_DICE."""
-
-    def take_turn(num_rolls, opponent_score, dice=six_sided):
-        """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
-        assert type(num_rolls) is int, "num_rolls must be an integer."
-        assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
-        assert num_rolls <= 10, "Cannot roll more than 10 dice."
-        if num_rolls == 0:
-            return free_bacon(opponent_score)
-        return roll_dice(num_rolls, dice)
-
-    return take_turn
 
 
 def make_play(take_turn, is_swap):

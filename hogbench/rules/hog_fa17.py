@@ -18,12 +18,12 @@ scores changes nothing.
 
 from __future__ import annotations
 
+from hogbench.rules._kit import make_take_turn
 from hogbench.rules._swap_term import (
     SwapTerm,
     make_bacon_strategy,
     make_play,
     make_swap_strategy,
-    make_take_turn,
 )
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,

@@ -29,12 +29,15 @@ Feral Hogs is switched off with the option ``feral_hogs`` (the course's
 Hidden state: each player's previous number of dice, 0..10 (11 values each). No smaller state
 is exact: a previous p triggers the bonus for the choices p - 2 and p + 2, a different pair for
 every p. A strategy sees only the two scores.
+
+Free Bacon is Summer 2019's, and with it ``take_turn`` and ``bacon_strategy``: they are imported
+from there.
 """
 
 from __future__ import annotations
 
-from hogbench.dice import six_sided
-from hogbench.rules._feral_term import FeralTerm
+from hogbench.rules._feral_term import FeralTerm, make_feral_play
+from hogbench.rules._swap_term import make_swap_strategy
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
     always_roll,
@@ -45,24 +48,7 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     roll_dice,
     silence,
 )
-
-
-def free_bacon(score):
-    """Return the points scored from rolling 0 dice (Free Bacon), given the opponent's SCORE.
-
-    >>> free_bacon(39)
-    7
-    """
-    return 10 - min((score // 10) % 10, score % 10)
-
-
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+from hogbench.rules.hog_su19 import bacon_strategy, free_bacon, take_turn  # noqa: F401
 
 
 def is_swap(player_score, opponent_score):
@@ -86,49 +72,8 @@ def feral_bonus(num_rolls, previous_rolls):
     return 3 if abs(num_rolls - previous_rolls) == 2 else 0
 
 
-def play(
-    strategy0,
-    strategy1,
-    score0=0,
-    score1=0,
-    dice=six_sided,
-    goal=GOAL_SCORE,
-    say=silence,
-    feral_hogs=True,
-):
-    """Simulate a game and return the final scores of both players, Player 0's score first."""
-    player, previous = 0, [0, 0]  # each player's dice on their previous turn
-    while score0 < goal and score1 < goal:
-        if player == 0:
-            num_rolls = strategy0(score0, score1)
-            score0 += take_turn(num_rolls, score1, dice)
-            score0 += feral_bonus(num_rolls, previous[0]) if feral_hogs else 0
-        else:
-            num_rolls = strategy1(score1, score0)
-            score1 += take_turn(num_rolls, score0, dice)
-            score1 += feral_bonus(num_rolls, previous[1]) if feral_hogs else 0
-        previous[player] = num_rolls
-        if is_swap(score0, score1):
-            score0, score1 = score1, score0
-        player = other(player)
-        say = say(score0, score1)
-    return score0, score1
-
-
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy rolls 0 dice if that gives at least MARGIN points, and rolls NUM_ROLLS
-    otherwise."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy rolls 0 dice when it triggers a beneficial swap. It also rolls 0 dice if it
-    gives at least MARGIN points and does not trigger a non-beneficial swap. Otherwise, it rolls
-    NUM_ROLLS. (Feral Hogs bonuses are not counted: a strategy cannot see them.)"""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+play = make_feral_play(take_turn, feral_bonus, is_swap, remembers="dice")
+swap_strategy = make_swap_strategy(free_bacon, is_swap)
 
 
 class HogFa19(FeralTerm):

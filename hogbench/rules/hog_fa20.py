@@ -25,6 +25,7 @@ from math import gcd
 
 from hogbench.commentary import make_announce_highest
 from hogbench.dice import six_sided
+from hogbench.rules._kit import make_take_turn
 from hogbench.rules._update_term import UpdateTerm
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
@@ -49,13 +50,7 @@ def free_bacon(score):
     return FIRST_101_DIGITS_OF_PI // 10 ** (100 - score) % 10 + 3
 
 
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+take_turn = make_take_turn(free_bacon, roll_dice)
 
 
 def extra_turn(player_score, opponent_score):

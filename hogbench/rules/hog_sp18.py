@@ -10,11 +10,11 @@ checked after every turn), except
 
 from __future__ import annotations
 
+from hogbench.rules._kit import make_take_turn
 from hogbench.rules._swap_term import (
     make_bacon_strategy,
     make_play,
     make_swap_strategy,
-    make_take_turn,
 )
 from hogbench.rules.hog_fa17 import HogFa17, is_swap
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)

@@ -31,7 +31,7 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
-from hogbench.rules._kit import always_roll  # noqa: F401  (the course's name, re-exported)
+from hogbench.rules._kit import always_roll, make_take_turn  # noqa: F401
 from hogbench.rules._swap_term import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
     SwapTerm,
@@ -39,14 +39,18 @@ from hogbench.rules._swap_term import (  # noqa: F401  (the course's names, re-e
     make_bacon_strategy,
     make_play,
     make_swap_strategy,
-    make_take_turn,
     pig_out,
 )
+from hogbench.rules.hog_contest import other  # noqa: F401  (the course's name, re-exported)
 
 
 def roll_dice(num_rolls, dice=six_sided):
     """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
-    unless any of the outcomes is 1. In that case, return 1."""
+    unless any of the outcomes is 1. In that case, return 1.
+
+    >>> roll_dice(2, make_test_dice(3, 4))
+    7
+    """
     assert type(num_rolls) is int, "num_rolls must be an integer."
     assert num_rolls > 0, "Must roll at least once."
     return pig_out([dice() for _ in range(num_rolls)])
@@ -75,11 +79,6 @@ def is_swap(player_score, opponent_score):
             return True
         player_score, opponent_score = player_score // 10, opponent_score // 10
     return False
-
-
-def other(player):
-    """Return the other player, for a player PLAYER numbered 0 or 1."""
-    return 1 - player
 
 
 play = make_play(take_turn, is_swap)

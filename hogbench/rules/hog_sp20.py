@@ -26,7 +26,9 @@ the previous turn's points), with this term's Free Bacon and Swine Swap.
 
 from __future__ import annotations
 
-from hogbench.dice import six_sided
+from hogbench.rules._feral_term import make_feral_play
+from hogbench.rules._kit import make_take_turn
+from hogbench.rules._swap_term import make_bacon_strategy, make_swap_strategy
 from hogbench.rules.hog_su20 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
     HogSu20,
@@ -53,14 +55,7 @@ def free_bacon(score):
     return 1 + abs(total)
 
 
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon); Feral Hogs is added
-    by play."""
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+take_turn = make_take_turn(free_bacon, roll_dice)
 
 
 def is_swap(player_score, opponent_score):
@@ -74,48 +69,9 @@ def is_swap(player_score, opponent_score):
     return excitement[0] == excitement[-1]
 
 
-def play(
-    strategy0,
-    strategy1,
-    score0=0,
-    score1=0,
-    dice=six_sided,
-    goal=GOAL_SCORE,
-    say=silence,
-    feral_hogs=True,
-):
-    """Simulate a game and return the final scores of both players, Player 0's score first."""
-    who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
-    previous = [0, 0]  # points each player scored on their previous turn
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            num_rolls = strategy0(score0, score1)
-            points = take_turn(num_rolls, score1, dice)
-            score0 += points + (feral_bonus(num_rolls, previous[0]) if feral_hogs else 0)
-        else:
-            num_rolls = strategy1(score1, score0)
-            points = take_turn(num_rolls, score0, dice)
-            score1 += points + (feral_bonus(num_rolls, previous[1]) if feral_hogs else 0)
-        previous[who] = points
-        if is_swap(score0, score1):
-            score0, score1 = score1, score0
-        who = other(who)
-        say = say(score0, score1)
-    return score0, score1
-
-
-def bacon_strategy(score, opponent_score, margin=8, num_rolls=6):
-    """Roll 0 dice if that gives at least MARGIN points, else NUM_ROLLS."""
-    return 0 if free_bacon(opponent_score) >= margin else num_rolls
-
-
-def swap_strategy(score, opponent_score, margin=8, num_rolls=6):
-    """Roll 0 dice for a beneficial swap, or for at least MARGIN points without a harmful swap;
-    otherwise NUM_ROLLS."""
-    new_score = score + free_bacon(opponent_score)
-    if is_swap(new_score, opponent_score) and new_score != opponent_score:
-        return 0 if new_score < opponent_score else num_rolls
-    return bacon_strategy(score, opponent_score, margin, num_rolls)
+play = make_feral_play(take_turn, feral_bonus, is_swap)
+bacon_strategy = make_bacon_strategy(free_bacon, num_rolls=6)
+swap_strategy = make_swap_strategy(free_bacon, is_swap, num_rolls=6)
 
 
 class HogSp20(HogSu20):

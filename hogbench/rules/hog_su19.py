@@ -16,7 +16,7 @@ The engines' model is the swap kit's, built from these functions.
 
 from __future__ import annotations
 
-from hogbench.dice import six_sided
+from hogbench.rules._kit import make_take_turn
 from hogbench.rules._swap_term import SwapTerm, make_bacon_strategy, make_play, make_swap_strategy
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
@@ -39,13 +39,7 @@ def free_bacon(score):
     return 10 - min((score // 10) % 10, score % 10)
 
 
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon)."""
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert 0 <= num_rolls <= 10, "Cannot roll fewer than 0 or more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+take_turn = make_take_turn(free_bacon, roll_dice)
 
 
 def is_swap(player_score, opponent_score):

@@ -41,28 +41,15 @@ from hogbench.commentary import (  # noqa: F401  (the course's names, re-exporte
     silence,
 )
 from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided  # noqa: F401
-from hogbench.rules._feral_term import FeralTerm
-from hogbench.rules._kit import always_roll  # noqa: F401  (the course's names, re-exported)
+from hogbench.rules._feral_term import FeralTerm, make_feral_play
+from hogbench.rules._kit import always_roll, make_take_turn  # noqa: F401  (the course's names)
 from hogbench.rules._swap_term import announce_highest, pig_out  # noqa: F401
 from hogbench.rules.hog_contest import next_player, other  # noqa: F401
-
-GOAL_SCORE = 100
+from hogbench.rules.hog_sp19 import GOAL_SCORE, roll_dice  # noqa: F401  (the same functions)
 
 # ---------------------------------------------------------------------------------------------
 # The course's functions
 # ---------------------------------------------------------------------------------------------
-
-
-def roll_dice(num_rolls, dice=six_sided):
-    """Simulate rolling the DICE exactly NUM_ROLLS > 0 times. Return the sum of the outcomes
-    unless any of the outcomes is 1. In that case, return 1.
-
-    >>> roll_dice(2, make_test_dice(3, 4))
-    7
-    """
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert num_rolls > 0, "Must roll at least once."
-    return pig_out([dice() for _ in range(num_rolls)])
 
 
 def free_bacon(score):
@@ -76,16 +63,7 @@ def free_bacon(score):
     return 10 - ones + tens
 
 
-def take_turn(num_rolls, opponent_score, dice=six_sided):
-    """Simulate a turn rolling NUM_ROLLS dice, which may be 0 (Free Bacon).
-    Return the points scored for the turn by the current player (Feral Hogs is added by play).
-    """
-    assert type(num_rolls) is int, "num_rolls must be an integer."
-    assert num_rolls >= 0, "Cannot roll a negative number of dice in take_turn."
-    assert num_rolls <= 10, "Cannot roll more than 10 dice."
-    if num_rolls == 0:
-        return free_bacon(opponent_score)
-    return roll_dice(num_rolls, dice)
+take_turn = make_take_turn(free_bacon, roll_dice)
 
 
 def feral_bonus(num_rolls, previous_points):
@@ -108,43 +86,7 @@ def is_swap(player_score, opponent_score):
     return difference == (opponent_score // 10) % 10
 
 
-def play(
-    strategy0,
-    strategy1,
-    score0=0,
-    score1=0,
-    dice=six_sided,
-    goal=GOAL_SCORE,
-    say=silence,
-    feral_hogs=True,
-):
-    """Simulate a game and return the final scores of both players, with Player 0's score first,
-    and Player 1's score second.
-
-    A strategy is a function that takes two total scores as arguments (the current player's
-    score, and the opponent's score), and returns a number of dice that the current player will
-    roll this turn.
-    """
-    who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
-    previous0, previous1 = 0, 0  # points scored on each player's previous turn
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            num_rolls = strategy0(score0, score1)
-            points = take_turn(num_rolls, score1, dice)
-            score0 += points + (feral_bonus(num_rolls, previous0) if feral_hogs else 0)
-            previous0 = points
-            if is_swap(score0, score1):
-                score0, score1 = score1, score0
-        else:
-            num_rolls = strategy1(score1, score0)
-            points = take_turn(num_rolls, score0, dice)
-            score1 += points + (feral_bonus(num_rolls, previous1) if feral_hogs else 0)
-            previous1 = points
-            if is_swap(score1, score0):
-                score0, score1 = score1, score0
-        say = say(score0, score1)
-        who = other(who)
-    return score0, score1
+play = make_feral_play(take_turn, feral_bonus, is_swap)
 
 
 def bacon_strategy(score, opponent_score, cutoff=8, num_rolls=6):
