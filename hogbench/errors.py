@@ -34,14 +34,19 @@ class StrategyError(HogbenchError):
         state: tuple | None = None,
         detail: str = "",
         entrant: str | None = None,
+        also: tuple[str, ...] = (),
     ):
         self.where = where
         self.problem = problem
         self.state = state
         self.detail = detail
         self.entrant = entrant
+        self.also = also  # others charged with the same failure, each for its own part
         at = f" at {state}" if state is not None else ""
         super().__init__(f"{where}{at}: {problem}")
 
     def __reduce__(self):  # a failure in a pool's worker crosses back to the parent whole
-        return (type(self), (self.where, self.problem, self.state, self.detail, self.entrant))
+        return (
+            type(self),
+            (self.where, self.problem, self.state, self.detail, self.entrant, self.also),
+        )

@@ -22,7 +22,7 @@ from hogbench import simulate, stats
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError
-from hogbench.players import LivePlayer, Player, TablePlayer
+from hogbench.players import LivePlayer, Meter, Player, TablePlayer
 from hogbench.rules.base import RuleSet
 
 if TYPE_CHECKING:
@@ -68,8 +68,9 @@ def player_of(entrant: Entrant, rules: RuleSet, request: Request | None = None) 
     if entrant.spec.is_file:
         from hogbench import sandbox
 
-        opener = functools.partial(sandbox.LiveStrategy, entrant.spec, rules, request)
-        return LivePlayer(opener, identity=entrant.key, takes_seed=True)
+        meter = Meter()  # the same one in the opener and the player, pickled or not
+        opener = functools.partial(sandbox.LiveStrategy, entrant.spec, rules, request, meter=meter)
+        return LivePlayer(opener, identity=entrant.key, takes_seed=True, meter=meter)
     opener = functools.partial(loading.live_strategy, entrant.spec, rules)
     return LivePlayer(opener, identity=entrant.key)
 
@@ -228,7 +229,13 @@ def _monte_carlo(
         return simulate.simulate_pairs(rules, a, b, games, seed, jobs, progress), None, None
     plan = decision_plan(games) if sprt is None else sprt_plan(games)
     z = stats.sequential_z(len(plan))
-    live = isinstance(a, LivePlayer) or isinstance(b, LivePlayer)
+    # Each live player with a meter is charged for its own time alone: a slow file cannot
+    # spend its partner's budget, whoever sits across from it.
+    meters = {
+        p.identity: (p.meter, p.meter.seconds)
+        for p in (a, b)
+        if isinstance(p, LivePlayer) and p.meter is not None
+    }
     joint = np.zeros((3, 3), dtype=np.int64)
     decision = verdict = None
     done = 0
@@ -238,13 +245,8 @@ def _monte_carlo(
         )
         done = total
         elapsed = time.perf_counter() - started
-        if live_budget is not None and live and elapsed > live_budget:
-            raise StrategyError(
-                "played live",
-                f"took more than its budget of {live_budget:g} s for one pair"
-                f" ({elapsed:.1f} s for {int(joint.sum()):,} game pairs)",
-                entrant=_only_live(a, b),
-            )
+        if live_budget is not None:
+            _charge_budget(meters, live_budget, elapsed, int(joint.sum()))
         estimate = stats.PairedEstimate.from_joint(joint)
         if on_look is not None:
             on_look(estimate)
@@ -261,11 +263,28 @@ def _monte_carlo(
     return joint, decision, verdict
 
 
-def _only_live(a: Player, b: Player) -> str | None:
-    """The identity of the one live player of a pair, None when both are live (then neither
-    can be told to be the slow one)."""
-    live = [p for p in (a, b) if isinstance(p, LivePlayer)]
-    return live[0].identity if len(live) == 1 else None
+def _charge_budget(
+    meters: dict[str | None, tuple[Meter, float]], budget: float, elapsed: float, games: int
+) -> None:
+    """StrategyError charged to each live player whose own time in the pair (its meter, less
+    its reading at the pair's start) is over BUDGET; nobody else pays for it."""
+    over = {
+        identity: meter.seconds - start
+        for identity, (meter, start) in meters.items()
+        if meter.seconds - start > budget
+    }
+    if not over:
+        return
+    own = " and ".join(f"{seconds:.1f} s" for seconds in over.values())
+    whose = "its own answering" if len(over) == 1 else "answering, each over it on its own"
+    first, *others = over
+    raise StrategyError(
+        "played live",
+        f"took more than its budget of {budget:g} s for one pair ({own} of {whose};"
+        f" {elapsed:.1f} s for the pair's {games:,} game pairs)",
+        entrant=first,
+        also=tuple(o for o in others if o is not None),
+    )
 
 
 def decision_plan(games: int) -> list[int]:

@@ -31,6 +31,7 @@ class LiveStrategy:
         rules: RuleSet,
         request: Request | None = None,
         seed: int = 0,
+        meter: Any = None,
         **options: Any,
     ) -> None:
         self.spec = parse_spec(spec) if isinstance(spec, str) else spec
@@ -42,6 +43,10 @@ class LiveStrategy:
         # gives its own, so a random strategy draws afresh in every block and two copies of
         # one strategy do not draw the same numbers.
         self.seed = seed
+        #: where its workers' own time answering is added up (``players.Meter``), if anywhere:
+        #: a pair with a time budget charges each live player for its own time, and no other's
+        self.meter = meter
+        self._counted = 0.0  # of the open worker's answering time, what the meter has
         self.function: str | None = None
         self.team: str | None = None
         self._session: Session | None = None
@@ -62,6 +67,7 @@ class LiveStrategy:
             session.close()
             raise
         self._session = session
+        self._counted = 0.0
 
     def __call__(self, *args: Any) -> int:
         if self._error is not None:
@@ -74,6 +80,8 @@ class LiveStrategy:
             self._error = exc  # it does not get to play on after failing
             self.close()
             raise
+        finally:
+            self._tally()
 
     def ask(self, observations: np.ndarray) -> None:
         """Ask for the decisions at many observations (flat decision-table indices) at once:
@@ -95,9 +103,19 @@ class LiveStrategy:
             self._error = exc  # it does not get to play on after failing
             self.close()
             raise
+        finally:
+            self._tally()
+
+    def _tally(self) -> None:
+        """Add to the meter the time its worker has spent answering since the last tally."""
+        if self._session is not None and self.meter is not None:
+            answering = self._session.worker.answering
+            self.meter.seconds += answering - self._counted
+            self._counted = answering
 
     def close(self) -> None:
         if self._session is not None:
+            self._tally()
             self._session.close()
             self._session = None
 
@@ -115,7 +133,13 @@ class LiveStrategy:
 
     def __getstate__(self) -> dict[str, Any]:
         rules = (self.rules.name, self.rules.goal, dict(self.rules.options))
-        return {"spec": self.spec, "rules": rules, "request": self.request, "seed": self.seed}
+        return {
+            "spec": self.spec,
+            "rules": rules,
+            "request": self.request,
+            "seed": self.seed,
+            "meter": self.meter,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         from hogbench.rules import get_rules
@@ -125,6 +149,8 @@ class LiveStrategy:
         self.seed = state["seed"]
         self.rules = get_rules(name, goal, **rule_options)
         self.request = state["request"]
+        self.meter = state.get("meter")
+        self._counted = 0.0
         self.function = self.team = None
         self._session = None
         self._error = None

@@ -28,6 +28,18 @@ from hogbench.submission import private_folder, remove
 
 KEEP_OUTPUT = 2048  # bytes kept from the start and from the end of stdout, and of stderr
 
+#: This thread's workers with a reply under way (live play asks two workers at once, then reads
+#: one reply after the other): while the parent waits on one worker, the others' replies are
+#: read as they arrive, so each worker is timed to the moment its own reply was whole, never to
+#: the moment the parent got round to it.
+_under_way = threading.local()
+
+
+def _answering() -> set[Worker]:
+    if not hasattr(_under_way, "workers"):
+        _under_way.workers = set()
+    return _under_way.workers
+
 
 class Timeout(Exception):
     """The worker did not answer in time (wall clock, or its CPU budget ran out)."""
@@ -45,6 +57,12 @@ class Worker:
         #: seconds the worker may take in all, as ``limits.Clock`` counts them from its start
         self.budget: float | None = None
         self.over_budget = False
+        #: seconds (as ``limits.Clock`` counts them) spent answering what it was asked: from
+        #: each request to its whole reply; the worker's own time in live play, its idle time
+        #: between requests left out
+        self.answering = 0.0
+        self._asked_at: float | None = None
+        self._whole: Any = None  # says, of what has arrived, whether the reply is whole
         # The index of the call under way, written by the worker, read here after a hang/crash.
         self.positions = tempfile.TemporaryFile()
         self.positions.write(struct.pack("q", -1))
@@ -116,6 +134,27 @@ class Worker:
             except BlockingIOError:
                 pass
 
+    def asked(self, whole: Any) -> None:
+        """A request was sent: time it until its reply is whole (``WHOLE(buffer)`` says when,
+        and must say so too once the buffer is past the reply's bounds) or ``answered``."""
+        self._asked_at = self.clock.taken()[0]
+        self._whole = whole
+        _answering().add(self)
+
+    def answered(self) -> None:
+        """The reply to the request under way is whole: its time is the worker's own."""
+        if self._asked_at is not None:
+            self.answering += max(self.clock.taken()[0] - self._asked_at, 0.0)
+        self._asked_at = self._whole = None
+        _answering().discard(self)
+
+    def _collect(self) -> None:
+        """Read what has come of a reply under way while the parent waits on another worker."""
+        chunk = os.read(self.res, 1 << 20)
+        self.lines.feed(chunk)
+        if not chunk or self._whole(self.lines.buffer):
+            self.answered()
+
     def receive(self, deadline: float, bounds: Bounds = SMALL) -> dict | None:
         """The next message (a one-key dict, within BOUNDS), or None when the worker closed its
         pipe; Malformed as soon as it is over its bounds, so the parent never holds more."""
@@ -141,14 +180,23 @@ class Worker:
         """Wait for FD until DEADLINE (wall clock), or until the worker has taken more time than
         its budget; Timeout then."""
         # poll, not select: a tournament loading in threads may hold fds past select's 1024.
-        poller = select.poll()
-        poller.register(fd, event)
         while True:
+            poller = select.poll()
+            poller.register(fd, event)
+            others = {w.res: w for w in _answering() if w is not self}
+            for other in others:
+                poller.register(other, select.POLLIN)
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 raise Timeout
-            if poller.poll(math.ceil(min(timeout, CPU_CHECK_SECONDS) * 1000)):
+            ready = poller.poll(math.ceil(min(timeout, CPU_CHECK_SECONDS) * 1000))
+            for ready_fd, _ in ready:
+                if ready_fd in others:
+                    others[ready_fd]._collect()
+            if any(ready_fd == fd for ready_fd, _ in ready):
                 return
+            if ready:
+                continue
             if self.budget is not None and self.clock.taken()[0] > self.budget:
                 self.over_budget = True
                 raise Timeout
@@ -197,6 +245,7 @@ class Worker:
         if self.closed:
             return
         self.closed = True
+        _answering().discard(self)  # its pipes close: nobody may wait on them any more
         if self.proc.poll() is None:  # once reaped, its pid may belong to someone else
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)

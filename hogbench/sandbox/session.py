@@ -6,6 +6,7 @@ wrong; what the worker said about itself is untrusted text, cleaned and cut.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import time
@@ -39,6 +40,7 @@ from hogbench.sandbox.protocol import (
     clean,
     decode_answer,
     decode_pass,
+    parse_message,
     pass_size,
 )
 from hogbench.sandbox.request import Request
@@ -175,6 +177,7 @@ class Session:
         """One live decision, validated with ``rules.choice``."""
         self.stage, self.asked = "decision", state
         deadline = time.monotonic() + self.request.decision_time_limit
+        self.worker.asked(_line_whole)
         try:
             self.worker.send(list(state), deadline)
         except Timeout:
@@ -185,6 +188,7 @@ class Session:
             value = decode_answer(self.expect("answer", deadline))
         except Malformed as exc:
             raise self.malformed(str(exc)) from None
+        self.worker.answered()
         try:
             return rules.choice(value)
         except IllegalChoice as exc:
@@ -196,6 +200,7 @@ class Session:
         another worker meanwhile."""
         self.stage, self.batch = "batch", observations
         deadline = time.monotonic() + self.request.decision_time_limit + len(observations) * 1e-5
+        self.worker.asked(functools.partial(_pass_whole, len(observations)))
         try:
             self.worker.send({"batch": len(observations)}, deadline)
             self.worker.send_raw(np.asarray(observations, dtype="<i4").tobytes(), deadline)
@@ -218,6 +223,7 @@ class Session:
             raise self._timed_out() from None
         if codes is None:
             raise self._died()
+        self.worker.answered()
         try:
             coded = decode_pass(header, codes, n)
         except Malformed as exc:
@@ -407,6 +413,27 @@ class Session:
         if isinstance(state, list) and all(type(x) in (int, bool) for x in state):
             return tuple(state)
         return None
+
+
+def _line_whole(buffer: bytearray) -> bool:
+    """Whether a one-line reply has come whole (or is past its bound: it is over either way)."""
+    return b"\n" in buffer or len(buffer) > SMALL.size
+
+
+def _pass_whole(count: int, buffer: bytearray) -> bool:
+    """Whether a batch's reply for COUNT observations has come whole: its header line and the
+    codes it announces. A reply past its bounds, or one that is no pass, is over as well (it
+    is judged when it is read)."""
+    end = buffer.find(b"\n")
+    if end < 0:
+        return len(buffer) > PASS.size
+    try:
+        message = parse_message(bytes(buffer[:end]), PASS | SMALL)
+    except Malformed:
+        return True
+    if "answers" not in message:
+        return True
+    return len(buffer) - end - 1 >= pass_size(message["answers"], count)
 
 
 def _signal_name(signum: int) -> str:

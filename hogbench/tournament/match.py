@@ -118,7 +118,7 @@ def play_batch(
                 live_budget=stop.live_budget,
             )
         except StrategyError as exc:
-            results.append(PairFailure(key, str(exc), True, exc.entrant))
+            results.append(PairFailure(key, str(exc), True, exc.entrant, exc.also))
             continue
         except HogbenchError as exc:
             results.append(PairFailure(key, str(exc), False))

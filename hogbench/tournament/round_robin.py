@@ -98,11 +98,13 @@ def run(
         failures.append(f"{active[i].name} vs {active[j].name}: {failure.message}")
         if failure.strategy_error:  # only a live entrant can fail in play: disqualify it
             live = [s for s in (active[i], active[j]) if not s.entrant.tableable]  # type: ignore[union-attr]
-            # By identity: the failure carries the failing entrant's key, never a name to match
-            # (a spec can be a substring of another's). Unknown only when both are live and
-            # together ran out of the pair's time budget: then both are charged.
-            named = [s for s in live if s.entrant.key == failure.entrant]  # type: ignore[union-attr]
-            for slot in named or live:
+            # By identity: the failure carries the failing entrants' keys, never a name to match
+            # (a spec can be a substring of another's). Over the time budget, each live entrant
+            # is charged for its own time alone: both only when each is over by itself. A
+            # failure naming nobody is the live entrant's only where there is one.
+            charged = {failure.entrant, *failure.also}
+            named = [s for s in live if s.entrant.key in charged]  # type: ignore[union-attr]
+            for slot in named or (live if len(live) == 1 else []):
                 slot.disqualified = slot.disqualified or failure.message
     keep = [k for k, s in enumerate(active) if s.disqualified is None]
     renumber = {old: new for new, old in enumerate(keep)}

@@ -41,6 +41,8 @@ class PairFailure:
     strategy_error: bool
     #: the key of the entrant that failed (``key.a`` or ``key.b``), when the engines know it
     entrant: str | None = None
+    #: the other entrant, when both failed (each over the time budget on its own)
+    also: tuple[str, ...] = ()
 
 
 def pair_mode(mode: str, a: Entrant, b: Entrant) -> str:
