@@ -884,11 +884,21 @@ def tournament(
     # file's sandbox settings (the two contradicting each other is refused), passed down whole.
     request = type(door).of(_door(t.require_sandbox, t.no_sandbox), **tm.sandbox_settings(t))
     with _resumable(t):  # Ctrl-C: one line saying the store keeps what was done
-        result = tm.run(t, _jobs(jobs), backend, scheduler, batch_size, progress, request=request)
         # Regret (a best response per table) is in the JSON and the files, not the terminal's
-        # tables: solved only for a view that shows it (Fall 2019's take seconds each).
+        # tables: solved only for a view that shows it (Fall 2019's take seconds each), in the
+        # workers that played the pairs.
         shown = as_json or t.out is not None
         budget = results.BEST_RESPONSE_SECONDS if shown else 0.0
+        result = tm.run(
+            t,
+            _jobs(jobs),
+            backend,
+            scheduler,
+            batch_size,
+            progress,
+            request=request,
+            best_response_seconds=budget,
+        )
         model = results.build(result, budget, progress=progress)
         if students is not None:
             model = rs.apply(model, students, result)

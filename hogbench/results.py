@@ -286,8 +286,9 @@ def file_notes(result: TournamentResult, index: int) -> list[str]:
 def build(
     result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS, progress: Any = None
 ) -> Report:
-    """The report of RESULT; best responses (for regret) within BUDGET seconds (0: none),
-    shown as a phase of PROGRESS if given."""
+    """The report of RESULT; best responses (for regret) within BUDGET seconds (0: none):
+    those the tournament solved with its pairs (``run``'s best_response_seconds), else solved
+    here, shown as a phase of PROGRESS if given."""
     from hogbench.solve import best_response_rates
 
     t = result.tournament
@@ -326,7 +327,8 @@ def build(
     entrants_in_order = [result.active[i].entrant for i in order]
     needed = [e if exact[:, p].any() else None for p, e in enumerate(entrants_in_order)]
     if budget > 0 and exact.any():
-        best, best_note = best_response_rates(t.rules, needed, budget, progress)
+        known = result.best_responses  # solved with the pairs, in the workers
+        best, best_note = best_response_rates(t.rules, needed, budget, progress, known)
     else:
         best = np.full(n, np.nan)
         best_note = (

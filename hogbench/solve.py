@@ -19,6 +19,7 @@ flags, the seat in Big Pig. There ``solve`` reports two things:
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -433,7 +434,11 @@ _BEST_RESPONSE_RATES: dict[tuple[str, str], float] = {}
 
 
 def best_response_rates(
-    rules: RuleSet, entrants: list[Entrant | None], budget: float, progress: Any = None
+    rules: RuleSet,
+    entrants: list[Entrant | None],
+    budget: float,
+    progress: Any = None,
+    known: Mapping[str, float | None] | None = None,
 ) -> tuple[np.ndarray, str]:
     """The exact best response's average win rate (both seatings) against each of ENTRANTS
     that is a decision table (NaN for the others, and for None), within BUDGET seconds; and a
@@ -441,33 +446,38 @@ def best_response_rates(
 
     The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog, a
     few seconds for a model with hidden state such as Fall 2019's); live strategies have none.
-    PROGRESS, if given (``start``, ``advance``, ``stop``), shows the phase. Each is solved
-    once per distinct table, ever: kept by the table's content in the disk
-    cache, so copies of one table and later reports of the same field read it. Where the
-    game's state holds more than a strategy sees, the solver sees it all, so the figure is an
-    upper bound on what a strategy could reach.
+    KNOWN, if given, holds the rates already solved (a tournament solves them in its worker
+    processes, ``best_response_batch``), by entrant key: then nothing is solved here, and a
+    table KNOWN lacks (or holds None for) went without one. PROGRESS, if given (``start``,
+    ``advance``, ``stop``), shows the phase. Each is solved once per distinct table, ever: kept
+    by the table's content in the disk cache, so copies of one table and later reports of the
+    same field read it. Where the game's state holds more than a strategy sees, the solver
+    sees it all, so the figure is an upper bound on what a strategy could reach.
     """
     best = np.full(len(entrants), np.nan)
     wanted = [e is not None and e.tableable for e in entrants]
     if not any(wanted):
         return best, "not computed: no entrant here is a decision table at hand"
-    began = time.perf_counter()
+    deadline = time.time() + budget
     late = 0
-    if progress is not None:  # the phase named: a Fall 2019 table takes seconds to solve
+    if progress is not None and known is None:  # the phase named: a Fall 2019 table takes s
         progress.start("best responses (for regret)", sum(wanted))
     try:
         for p, entrant in enumerate(entrants):
             if not wanted[p]:
                 continue
-            rate = _best_response_rate(rules, entrant.table.choices, began, budget)  # type: ignore[union-attr]
-            if progress is not None:
-                progress.advance(1)
+            if known is not None:
+                rate = known.get(entrant.key)  # type: ignore[union-attr]
+            else:
+                rate = best_response_rate(rules, entrant.table.choices, deadline)  # type: ignore[union-attr]
+                if progress is not None:
+                    progress.advance(1)
             if rate is None:
                 late += 1
                 continue
             best[p] = rate
     finally:
-        if progress is not None:
+        if progress is not None and known is None:
             progress.stop()
     done = int(np.sum(~np.isnan(best)))
     asked = sum(wanted)
@@ -479,12 +489,31 @@ def best_response_rates(
     return best, note
 
 
-def _best_response_rate(
-    rules: RuleSet, choices: np.ndarray, began: float, budget: float
+def best_response_batch(
+    rules: RuleSet, tables: list[np.ndarray], deadline: float
+) -> list[float | None]:
+    """The best response's rate against each of TABLES (a task for a worker process), each as
+    ``best_response_rate`` finds it; None for those begun past DEADLINE (``time.time()``)."""
+    from hogbench.processes import die_with_parent
+    from hogbench.rules import resident
+
+    die_with_parent()
+    rules = resident(rules)  # the model built once per process, as for pairs
+    return [best_response_rate(rules, table, deadline) for table in tables]
+
+
+def known_best_response(rules: RuleSet, choices: np.ndarray) -> float | None:
+    """The best response's rate against the table CHOICES if it was solved before (in this
+    process, or kept in the disk cache), without solving it: None if it was not."""
+    return best_response_rate(rules, choices, deadline=None, solve=False)
+
+
+def best_response_rate(
+    rules: RuleSet, choices: np.ndarray, deadline: float | None = None, solve: bool = True
 ) -> float | None:
     """The best response's average win rate against the table CHOICES: remembered, read from
-    the cache, or solved while the BUDGET from BEGAN lasts (None past it, or where the solver
-    cannot do the rule set)."""
+    the cache, or solved (unless SOLVE is False) if DEADLINE (``time.time()``) has not passed;
+    None otherwise, or where the solver cannot do the rule set."""
     from hogbench.cache import load_arrays, save_arrays, table_entry
     from hogbench.players import engine_table
 
@@ -498,7 +527,7 @@ def _best_response_rate(
         try:
             rate = float(load_arrays(path)["rate"])
         except (OSError, ValueError, KeyError):
-            if time.perf_counter() - began > budget:
+            if not solve or (deadline is not None and time.time() > deadline):
                 return None
             try:
                 solved = exact.solve(rules, table)

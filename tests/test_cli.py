@@ -246,16 +246,23 @@ def test_best_responses_are_solved_only_for_a_view_that_shows_regret(tmp_path, m
     from hogbench import solve
 
     solved = []
-    real = solve._best_response_rate
-    monkeypatch.setattr(solve, "_best_response_rate", lambda *a: solved.append(1) or real(*a))
+    real = solve.best_response_rate
+
+    def counted(*args, **kwargs):
+        solved.append(kwargs.get("solve", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solve, "best_response_rate", counted)
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))  # no other run's solves
+    monkeypatch.setattr(solve, "_BEST_RESPONSE_RATES", {})
     specs = ["always_roll:6", "always_roll:4", "always_roll:5"]
     common = ["--goal", 30, "--store", tmp_path / "t.sqlite"]
     shown = run("tournament", *specs, *common)
     assert shown.exit_code == 0, shown.output
     assert solved == []
     (tmp_path / "t.sqlite").unlink()
-    as_json = run("tournament", *specs, *common, "--json")
+    as_json = run("tournament", *specs, *common, "--json", "--jobs", 1)  # solved here, seen
     assert as_json.exit_code == 0, as_json.output
-    assert len(solved) == 3
+    assert solved.count(True) == 3  # each table solved once, after the cache was asked
     data = json.loads(as_json.stdout)
     assert "exact best response" in json.dumps(data)

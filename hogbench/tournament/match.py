@@ -9,8 +9,9 @@ never receive submission code.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,32 +178,47 @@ def _play_exact_pair(
 
 
 def _dispatch(
-    tasks: list[tuple], jobs: int, backend: str, scheduler: str | None
-) -> Iterator[list[PairResult | PairFailure]]:
-    """Run play_batch on each task, yielding each batch's results as it finishes."""
+    tasks: list[tuple],
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    work: Callable[..., Any] | None = None,
+    size: Callable[[tuple], int] = lambda task: len(task[2]),
+) -> Iterator[Any]:
+    """Run WORK (by default play_batch) on each task, yielding each task's results as it
+    finishes; SIZE is how many items (pairs) a task holds."""
+    global _pool_started
+    work = work or play_batch
     if backend == "local":
         # Starting worker processes costs seconds (imports, compiled code, the model), more
-        # than a small tournament takes: play the first batch here, and go parallel only if
-        # the rest would take long enough to be worth the start.
+        # than a small tournament takes: play the first task here, and go parallel only if
+        # the rest would take long enough to be worth the start, or the workers are up
+        # already (joblib keeps them between phases).
         if tasks:
             _ = resident(tasks[0][0]).model  # built outside the timing
         started = time.perf_counter()
         done = 0
         for k, task in enumerate(tasks):
             if k and jobs > 1:
-                per_pair = (time.perf_counter() - started) / done
-                left = sum(len(t[2]) for t in tasks[k:])
-                if per_pair * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
-                    rest = (delayed(play_batch)(*t) for t in tasks[k:])
+                per_item = (time.perf_counter() - started) / max(done, 1)
+                left = sum(size(t) for t in tasks[k:])
+                if _pool_started or per_item * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
+                    _pool_started = True
+                    rest = (delayed(work)(*t) for t in tasks[k:])
                     yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(rest)
                     return
-            yield play_batch(*task)
-            done += len(task[2])
+            yield work(*task)
+            done += size(task)
         return
-    calls = (delayed(play_batch)(*task) for task in tasks)
+    calls = (delayed(work)(*task) for task in tasks)
     with _cluster(backend, scheduler, jobs):
         with parallel_config(backend=backend):
             yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
+
+
+#: Whether this process has started joblib's local workers: they stay up between phases
+#: (joblib reuses them), so a later phase sends them its tasks at once.
+_pool_started = False
 
 
 class _cluster:
@@ -337,3 +353,55 @@ def play_pairs(
         elif key in failed:
             played.failures[i, j] = failed[key]
     return played
+
+
+def solve_best_responses(
+    rules: RuleSet,
+    entrants: list[Entrant],
+    budget: float,
+    settings: PlaySettings = PlaySettings(),
+    progress: Progress | None = None,
+) -> dict[str, float | None]:
+    """The best response's rate against each of ENTRANTS' tables (``solve.best_response_rate``),
+    by entrant key, solved in the worker processes as pairs are, once per distinct table; those
+    solved before come from the cache. None for a table begun past BUDGET seconds."""
+    from hogbench.solve import known_best_response
+
+    deadline = time.time() + budget
+    tables = {e.key: e.table.choices for e in entrants if e.table is not None}
+    rates = {key: known_best_response(rules, table) for key, table in tables.items()}
+    missing = [key for key, rate in rates.items() if rate is None]
+    if not missing:
+        return rates
+    # One table first (a Fall 2019 one takes seconds: it tells whether workers are worth
+    # starting), then about four tasks per worker.
+    size = max(1, math.ceil((len(missing) - 1) / (4 * max(1, settings.jobs))))
+    groups = [missing[:1]] + [missing[k : k + size] for k in range(1, len(missing), size)]
+    tasks = [(rules, group, [tables[key] for key in group], deadline) for group in groups]
+    if progress is not None:
+        progress.start("best responses (for regret)", len(missing))
+    try:
+        for keys, solved in _dispatch(
+            tasks,
+            settings.jobs,
+            settings.backend,
+            settings.scheduler,
+            work=_best_responses,
+            size=lambda task: len(task[1]),
+        ):
+            rates.update(zip(keys, solved, strict=True))
+            if progress is not None:
+                progress.advance(len(keys))
+    finally:
+        if progress is not None:
+            progress.stop()
+    return rates
+
+
+def _best_responses(
+    rules: RuleSet, keys: list[str], tables: list[np.ndarray], deadline: float
+) -> tuple[list[str], list[float | None]]:
+    """A worker's task: the best responses to TABLES, with the KEYS they answer for."""
+    from hogbench.solve import best_response_batch
+
+    return keys, best_response_batch(rules, tables, deadline)

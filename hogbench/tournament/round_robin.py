@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +22,7 @@ from hogbench.tournament.config import (
     sandbox_settings,
 )
 from hogbench.tournament.field import Progress, Slot, load_slots
-from hogbench.tournament.match import PlaySettings, play_pairs
+from hogbench.tournament.match import PlaySettings, play_pairs, solve_best_responses
 from hogbench.tournament.schedule import round_robin_pairs
 from hogbench.tournament.store import PairResult, Store
 
@@ -40,6 +41,10 @@ class TournamentResult:
     computed: int
     stored: int
     seconds: float
+    #: the best response's rate against each table, by entrant key, solved with the pairs
+    #: (None: not asked for; a rate of None: past its budget)
+    best_responses: dict[str, float | None] | None = None
+    best_response_time: float = 0.0  # wall seconds spent solving them
     _modes: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
 
     @property
@@ -64,8 +69,11 @@ def run(
     progress: Progress | None = None,
     slots: list[Slot] | None = None,
     request: sandbox.Request | None = None,
+    best_response_seconds: float = 0.0,
 ) -> TournamentResult:
-    """Load the entrants (unless SLOTS are given), play every missing pair, and rank.
+    """Load the entrants (unless SLOTS are given), play every missing pair, and rank; and,
+    within BEST_RESPONSE_SECONDS (0: not at all), solve the best response to each table that
+    has an exact pair (for regret, which only some views show), in the same workers.
 
     REQUEST is the sandbox request the command line made, its options merged with the
     tournament file's settings; loading and live play use it as it is. Without one (a caller
@@ -114,6 +122,11 @@ def run(
             results[renumber[i], renumber[j]] = r
             results[renumber[j], renumber[i]] = r.flipped()
     active = [active[k] for k in keep]
+    best, began = None, time.perf_counter()
+    if best_response_seconds > 0:
+        exact_pairs = {i for (i, _), r in results.items() if r.exact}
+        tables = [active[i].entrant for i in sorted(exact_pairs)]
+        best = solve_best_responses(t.rules, tables, best_response_seconds, settings, progress)  # type: ignore[arg-type]
     n = len(active)
     rates = np.full((n, n), np.nan)
     errors = np.zeros((n, n))
@@ -136,4 +149,6 @@ def run(
         computed=played.computed,
         stored=played.stored,
         seconds=played.seconds,
+        best_responses=best,
+        best_response_time=time.perf_counter() - began,
     )
