@@ -15,6 +15,7 @@ from hogbench.entrants import Entrant, Spec, clean_name
 from hogbench.errors import StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.rules.base import RuleSet
+from hogbench.submission import snapshot
 
 
 @dataclass
@@ -82,12 +83,7 @@ def load_slots(
         entry = _entry(item)
         spec = entry.spec
         fallback = clean_name(entry_name(entry), None)
-        where = {
-            "path": entry.path,
-            "folder": entry.share
-            if entry.share is not None and entry.share != entry.path
-            else None,
-        }
+        where = _where(entry)
         if progress is not None:
             progress.note(f"loading {fallback}")
         try:
@@ -113,23 +109,74 @@ def load_slots(
             progress.advance(1)
         return slot
 
+    entries = [_entry(item) for item in specs]
+    first = _first_copies(entries)
+    loaded = [entries[k] for k in sorted(set(first))]
     if progress is not None:
         progress.start("loading entrants", len(specs))
     try:
-        if jobs == 1 or len(specs) == 1:
-            slots = [one(s) for s in specs]
+        if jobs == 1 or len(loaded) == 1:
+            done = [one(s) for s in loaded]
         else:
-            pool = ThreadPoolExecutor(max_workers=min(jobs, len(specs)))
+            pool = ThreadPoolExecutor(max_workers=min(jobs, len(loaded)))
             try:
-                slots = list(pool.map(one, specs))
+                done = list(pool.map(one, loaded))
             finally:  # on Ctrl-C, load no more: the entrants not started are dropped
                 pool.shutdown(wait=False, cancel_futures=True)
+        by_first = dict(zip(sorted(set(first)), done, strict=True))
+        slots = []
+        for k, entry in enumerate(entries):
+            slot = by_first[first[k]]
+            if first[k] != k:
+                slot = _copy_slot(slot, entry, entries[first[k]])
+                if progress is not None:
+                    progress.advance(1)
+            slots.append(slot)
     finally:
         if progress is not None:
             progress.stop()
     _unique_names(slots)
     _flag_copies(slots)
     return slots
+
+
+def _where(entry: Entry) -> dict[str, Path | None]:
+    """A slot's file, and its student's folder in a per-student layout."""
+    shared = entry.share is not None and entry.share != entry.path
+    return {"path": entry.path, "folder": entry.share if shared else None}
+
+
+def _first_copies(entries: list[Entry]) -> list[int]:
+    """For each entry, the first entry whose files are byte for byte its own (names, bytes and
+    the function asked for): itself when none before it is. Copies are loaded once."""
+    first: list[int] = []
+    seen: dict[tuple[str, str | None], int] = {}
+    for k, entry in enumerate(entries):
+        found = k
+        if entry.path is not None and entry.problem is None:
+            try:
+                digest = snapshot(entry.path, entry.share).digest
+            except StrategyError:  # unreadable: loading it says why
+                digest = None
+            if digest is not None:
+                found = seen.setdefault((digest, entry.function), k)
+        first.append(found)
+    return first
+
+
+def _copy_slot(slot: Slot, entry: Entry, original: Entry) -> Slot:
+    """The slot of ENTRY, whose files are those of ORIGINAL, loaded as SLOT: the same table or
+    failure, under its own spec, file and name."""
+    where = _where(entry)
+    fallback = clean_name(entry_name(entry), None)
+    if slot.entrant is None:
+        return Slot(entry.spec, fallback, disqualified=slot.disqualified, **where)
+    spec = Spec(entry.spec, entry.path, entry.function, share=entry.share)
+    if slot.entrant.name == original.spec:  # no TEAM_NAME: named as its own file is
+        entrant = dataclasses.replace(slot.entrant, spec=spec, name=entry.spec)
+        return Slot(entry.spec, fallback, entrant=entrant, **where)
+    entrant = dataclasses.replace(slot.entrant, spec=spec)
+    return Slot(entry.spec, slot.name, entrant=entrant, **where)
 
 
 def _entry(item: Entry | str) -> Entry:

@@ -1,0 +1,180 @@
+"""What a tournament costs beyond its pairs: copies of a file loaded once and identical pairs
+played once (a copy still meets its original in both seatings), and the best responses for
+regret solved in the workers that play the pairs, once per distinct table, with the values a
+plain solve in this process gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hogbench import exact, sandbox
+from hogbench import solve as sv
+from hogbench import tournament as tm
+from hogbench.rules import get_rules
+from hogbench.tournament import match
+
+CUTOFF = """
+TEAM_NAME = {team!r}
+
+
+def final_strategy(score, opponent_score):
+    return 0 if abs((opponent_score // 10) % 10 - opponent_score % 10) + 4 >= {cutoff} else {dice}
+"""
+
+
+def field(tmp_path: Path) -> list[str]:
+    """Two files, and byte-for-byte copies of the first (same name, another folder)."""
+    a = tmp_path / "a" / "hog.py"
+    b = tmp_path / "b" / "hog.py"
+    copy = tmp_path / "c" / "hog.py"
+    again = tmp_path / "d" / "hog.py"
+    for path, text in [
+        (a, CUTOFF.format(team="Ann", cutoff=8, dice=5)),
+        (b, CUTOFF.format(team="Bo", cutoff=10, dice=4)),
+    ]:
+        path.parent.mkdir()
+        path.write_text(text)
+    for path in (copy, again):
+        path.parent.mkdir()
+        path.write_bytes(a.read_bytes())
+    return [str(a), str(b), str(copy), str(again)]
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """No verdict or best response from another test."""
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})
+
+
+def test_copies_of_a_file_load_once_and_meet_their_original_in_both_seats(
+    tmp_path, monkeypatch, fresh_cache
+):
+    rules = get_rules("hog-su21", 40)
+    specs = field(tmp_path)
+    loaded = []
+    real = sandbox.collect_answers
+
+    def counted(spec, *args, **kwargs):
+        loaded.append(spec.path)
+        return real(spec, *args, **kwargs)
+
+    monkeypatch.setattr(sandbox, "collect_answers", counted)
+    slots = tm.load_slots(specs, rules, jobs=2)
+    assert sorted(map(str, loaded)) == sorted(specs[:2])  # the copies were not run again
+    a, b, copy, again = slots
+    assert copy.entrant.table.hash == a.entrant.table.hash == again.entrant.table.hash
+    assert [s.path for s in slots] == [Path(s) for s in specs]  # each its own file
+    assert copy.entrant.spec.path == Path(specs[2]) and copy.name.startswith("Ann")
+    assert sorted(a.same_as) == sorted([copy.name, again.name])
+
+    played = []
+    real_batch = match.play_batch
+
+    def batches(rules, players, keys, *rest):
+        played.extend(keys)
+        return real_batch(rules, players, keys, *rest)
+
+    monkeypatch.setattr(match, "play_batch", batches)
+    t = tm.Tournament("t", rules, specs, store=tmp_path / "store.sqlite")
+    result = tm.run(t, jobs=1, slots=slots)
+    # Three distinct pairs: A-B, A-A (the copies), and nothing else is played.
+    assert len(played) == len(set(played)) == 2 and result.computed == 2
+    ta, tb = a.entrant.table.choices, b.entrant.table.choices
+    same = exact.evaluate(rules, ta, ta)
+    other = exact.evaluate(rules, ta, tb)
+    # A copy meets its original in both seatings: the first mover's edge, not 50% a seat.
+    assert abs(same.first - same.second) > 0.01
+    names = [s.name for s in result.active]
+    for i, j in [(0, 2), (2, 3), (0, 3)]:
+        r = result.results[names.index(slots[i].name), names.index(slots[j].name)]
+        assert r.first == pytest.approx(same.first, abs=1e-12)
+        assert r.second == pytest.approx(same.second, abs=1e-12)
+    for i in (0, 2, 3):
+        r = result.results[names.index(slots[i].name), names.index(b.name)]
+        assert r.first == pytest.approx(other.first, abs=1e-12)
+        assert r.second == pytest.approx(other.second, abs=1e-12)
+
+
+def test_a_file_that_fails_fails_for_its_copies_too_without_running_again(
+    tmp_path, monkeypatch, fresh_cache
+):
+    rules = get_rules("hog-su21", 30)
+    bad = "def final_strategy(score, opponent_score):\n    return 1 / 0\n"
+    paths = []
+    for name in ("x", "y"):
+        path = tmp_path / name / "hog.py"
+        path.parent.mkdir()
+        path.write_text(bad)
+        paths.append(str(path))
+    runs = []
+    real = sandbox.collect_answers
+    monkeypatch.setattr(sandbox, "collect_answers", lambda *a, **k: runs.append(1) or real(*a, **k))
+    slots = tm.load_slots([*paths, "always_roll:4"], rules)
+    assert len(runs) == 1
+    assert slots[0].disqualified == slots[1].disqualified
+    assert "ZeroDivisionError" in slots[1].disqualified
+    assert [s.path for s in slots[:2]] == [Path(p) for p in paths]
+
+
+def test_best_responses_are_solved_in_the_workers_with_this_process_values(
+    tmp_path, monkeypatch, fresh_cache
+):
+    """Solved in worker processes (forced on here), once per distinct table, with the
+    values of a plain solve in this process to 1e-12; the pairs' values do not change."""
+    rules = get_rules("hog-su21", 40)
+    specs = ["always_roll:3", "always_roll:5", "always_roll:5", "piggypoints_strategy"]
+    monkeypatch.setattr(match, "WORKER_START_SECONDS", -1.0)  # parallel from the second task
+    phases = []
+
+    class Progress:
+        def start(self, label, total):
+            phases.append((label, total))
+
+        def advance(self, n):
+            pass
+
+        def note(self, text):
+            pass
+
+        def stop(self):
+            pass
+
+    t = tm.Tournament("t", rules, specs, store=tmp_path / "with.sqlite")
+    result = tm.run(t, jobs=2, progress=Progress(), best_response_seconds=60)
+    assert [label for label, _ in phases] == [
+        "loading entrants", "pairs", "best responses (for regret)",
+    ]  # fmt: skip
+    assert phases[-1][1] == 3  # three distinct tables
+    plain = tm.run(tm.Tournament("t", rules, specs, store=tmp_path / "without.sqlite"), jobs=1)
+    assert plain.best_responses is None
+    np.testing.assert_allclose(result.rates, plain.rates, rtol=0, atol=1e-12)
+    for slot in result.active:
+        solved = exact.solve(rules, slot.entrant.table.choices)
+        expected = (solved.first + solved.second) / 2
+        assert result.best_responses[slot.entrant.key] == pytest.approx(expected, abs=1e-12)
+    # The report reads them: nothing is solved in this process.
+    from hogbench import results
+
+    monkeypatch.setattr(sv, "best_response_rate", lambda *a, **k: pytest.fail("solved again"))
+    report = results.build(result)
+    assert not np.isnan(report.best).any()
+    assert "exact best response to each of 4 opponents" in report.best_note
+
+
+def test_best_responses_past_their_budget_are_said_to_be_missing(
+    tmp_path, monkeypatch, fresh_cache
+):
+    rules = get_rules("hog-su21", 30)
+    specs = ["always_roll:3", "always_roll:5", "always_roll:6"]
+    t = tm.Tournament("t", rules, specs, store=tmp_path / "store.sqlite")
+    result = tm.run(t, jobs=1, best_response_seconds=1e-9)
+    assert list(result.best_responses.values()) == [None] * 3  # none begun in time
+    from hogbench import results
+
+    report = results.build(result, budget=1e-9)  # the CLI gives both the same budget
+    assert np.isnan(report.best).all()
+    assert "(3 without one: past the 0 s budget)" in report.best_note
