@@ -76,7 +76,8 @@ def load_slots(
     disqualifies that entrant and nothing else.
 
     Loading runs submissions in the sandbox, which waits on worker processes, so threads are
-    enough to load several at once.
+    enough to load several at once. Files that are byte for byte the same (``_first_copies``)
+    are loaded once.
     """
 
     def one(item: Entry | str) -> Slot:
