@@ -26,6 +26,8 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
+from hogbench.commentary import silence
+from hogbench.dice import six_sided
 from hogbench.jit import jit
 from hogbench.rules._kit import (  # noqa: F401  (always_roll re-exported)
     ALWAYS_ROLL,
@@ -50,11 +52,71 @@ from hogbench.rules.base import (
     where,
 )
 
+GOAL_SCORE = 100
+
 
 def sow_sad(outcomes) -> int:
     """Sow Sad: "If any of the dice outcomes is a 1, the current player's score for the turn
     is 1." Otherwise the turn scores the sum of the outcomes."""
     return 1 if 1 in outcomes else sum(outcomes)
+
+
+def make_extra_turn_play(take_turn, extra_turn):
+    """The course's play for a term of extra turns (Spring and Summer 2021's More Boar): the
+    mover adds TAKE_TURN(num_rolls, opponent_score, dice, goal) and goes again while
+    EXTRA_TURN(their score, the opponent's)."""
+
+    def play(
+        strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence
+    ):
+        """Simulate a game and return the final scores of both players, with Player 0's score
+        first, and Player 1's score second.
+
+        A strategy is a function that takes two total scores as arguments (the current player's
+        score, and the opponent's score), and returns a number of dice that the current player
+        will roll this turn.
+        """
+        who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
+        while score0 < goal and score1 < goal:
+            if who == 0:
+                score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
+                extra = extra_turn(score0, score1)
+            else:
+                score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
+                extra = extra_turn(score1, score0)
+            say = say(score0, score1)
+            if not extra:
+                who = 1 - who
+        return score0, score1
+
+    return play
+
+
+def make_bonus_play(take_turn, bonus, silence):
+    """The course's play of Spring and Summer 2022: the mover adds TAKE_TURN(num_rolls, score,
+    opponent_score, dice, goal), then BONUS(their score, the opponent's) (Hog Pile, Pigs on
+    Prime). The commentary, SILENCE unless given, takes the scores and the leader and returns
+    the leader and a message to print."""
+
+    def play(
+        strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence
+    ):
+        """Simulate a game and return the final scores of both players, Player 0's first."""
+        who, leader = 0, None
+        while score0 < goal and score1 < goal:
+            if who == 0:
+                score0 += take_turn(strategy0(score0, score1), score0, score1, dice, goal)
+                score0 += bonus(score0, score1)
+            else:
+                score1 += take_turn(strategy1(score1, score0), score1, score0, dice, goal)
+                score1 += bonus(score1, score0)
+            leader, message = say(score0, score1, leader)
+            if message:
+                print(message)
+            who = 1 - who
+        return score0, score1
+
+    return play
 
 
 # The engines' model: state score * goal + opponent; params [goal, top, zero[score * goal +

@@ -21,6 +21,7 @@ from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
     UpdateTerm,
     always_roll,
+    make_extra_turn_play,
     sow_sad,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
@@ -55,20 +56,7 @@ def more_boar(player_score, opponent_score):
     return player[0] < opponent[0] and player[1] < opponent[1]
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, Player 0's first."""
-    who = 0
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
-            extra = more_boar(score0, score1)
-        else:
-            score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
-            extra = more_boar(score1, score0)
-        if not extra:
-            who = next_player(who)
-        say = say(score0, score1)
-    return score0, score1
+play = make_extra_turn_play(take_turn, more_boar)
 
 
 def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):

@@ -41,6 +41,7 @@ from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
     UpdateTerm,
     always_roll,
+    make_bonus_play,
     sow_sad,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
@@ -108,21 +109,7 @@ def hog_pile(player_score, opponent_score):
     return ones if ones == opponent_score % 10 else 0
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, Player 0's first."""
-    who, leader = 0, None
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            score0 += take_turn(strategy0(score0, score1), score0, score1, dice, goal)
-            score0 += hog_pile(score0, score1)
-        else:
-            score1 += take_turn(strategy1(score1, score0), score1, score0, dice, goal)
-            score1 += hog_pile(score1, score0)
-        leader, message = say(score0, score1, leader)
-        if message:
-            print(message)
-        who = next_player(who)
-    return score0, score1
+play = make_bonus_play(take_turn, hog_pile, silence)
 
 
 def hefty_hogs_strategy(score, opponent_score, threshold=8, num_rolls=6):

@@ -33,6 +33,7 @@ from hogbench.dice import four_sided, make_fair_dice, make_test_dice, six_sided 
 from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
     UpdateTerm,
     always_roll,
+    make_extra_turn_play,
     sow_sad,
 )
 
@@ -108,26 +109,7 @@ def next_player(who):
     return 1 - who
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, with Player 0's score first,
-    and Player 1's score second.
-
-    A strategy is a function that takes two total scores as arguments (the current player's
-    score, and the opponent's score), and returns a number of dice that the current player will
-    roll this turn.
-    """
-    who = 0  # Who is about to take a turn, 0 (first) or 1 (second)
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            score0 += take_turn(strategy0(score0, score1), score1, dice, goal)
-            extra = more_boar(score0, score1)
-        else:
-            score1 += take_turn(strategy1(score1, score0), score0, dice, goal)
-            extra = more_boar(score1, score0)
-        say = say(score0, score1)
-        if not extra:
-            who = next_player(who)
-    return score0, score1
+play = make_extra_turn_play(take_turn, more_boar)
 
 
 announce_highest = make_announce_highest(

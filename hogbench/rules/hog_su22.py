@@ -23,6 +23,7 @@ from hogbench.dice import four_sided, make_test_dice, six_sided  # noqa: F401
 from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re-exported)
     UpdateTerm,
     always_roll,
+    make_bonus_play,
     sow_sad,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
@@ -81,21 +82,7 @@ def silence(score0, score1, leader=None):
     return leader, None
 
 
-def play(strategy0, strategy1, score0=0, score1=0, dice=six_sided, goal=GOAL_SCORE, say=silence):
-    """Simulate a game and return the final scores of both players, Player 0's first."""
-    who, leader = 0, None
-    while score0 < goal and score1 < goal:
-        if who == 0:
-            score0 += take_turn(strategy0(score0, score1), score0, score1, dice, goal)
-            score0 += pigs_on_prime(score0, score1)
-        else:
-            score1 += take_turn(strategy1(score1, score0), score1, score0, dice, goal)
-            score1 += pigs_on_prime(score1, score0)
-        who = 1 - who
-        leader, message = say(score0, score1, leader)
-        if message:
-            print(message)
-    return score0, score1
+play = make_bonus_play(take_turn, pigs_on_prime, silence)
 
 
 def oink_points_strategy(score, opponent_score, threshold=8, num_rolls=6):
