@@ -291,12 +291,14 @@ def extrapolation_step(sweep, order, lo, hi, w, first, second):
         _extrapolate(order, lo, hi, w, first, second)
 
 
-def level_sweeps(values_at):
+def level_sweeps(values_at, extrapolate=True):
     """The level sweep, written once: a compiled function ``sweeps(order, level_ptr, cyclic, w,
     tol, data)`` that fills w (w[2x]: A to move at x, w[2x + 1]: B) level by level, each level
     in ORDER's order, and returns -1, or a level that did not converge. An acyclic level is one
     pass; a cyclic one is swept until no value moves by TOL, extrapolated after a few sweeps
-    (``extrapolation_step``).
+    (``extrapolation_step``) when EXTRAPOLATE says so. The solver's sweeps do not: a best
+    choice is a maximum, and the values are not affine in the level's own, so the ratio that
+    extrapolation reads has no meaning there.
 
     VALUES_AT(i, x, w, data) gives the two values at x, the i-th state of the order, from
     DATA (a tuple of arrays: a model's rows and two tables, or two tables' turn rows). It and
@@ -314,7 +316,7 @@ def level_sweeps(values_at):
                 x = order[i]
                 w[2 * x], w[2 * x + 1] = values_at(i, x, w, data)
             return -1
-        width = level_width(level_ptr)
+        width = level_width(level_ptr) if extrapolate else 0
         first, second = np.empty(2 * width), np.empty(2 * width)
         for level in range(len(level_ptr) - 1):
             lo, hi = level_ptr[level], level_ptr[level + 1]
@@ -328,7 +330,8 @@ def level_sweeps(values_at):
                     w[2 * x + 1] = b
                 if delta < tol:
                     break
-                extrapolation_step(sweep, order, lo, hi, w, first, second)
+                if extrapolate:
+                    extrapolation_step(sweep, order, lo, hi, w, first, second)
             else:
                 return level
         return -1
