@@ -49,9 +49,23 @@ class _Commands(TyperGroup):
                 raise
             _fail(str(exc), exc.exit_code)
         except _ClickError as exc:  # click's own usage errors: a bad option or value
+            _name_the_fix(exc)
             if not _state["json"]:
                 raise  # click prints them with the command's usage line
             _fail(exc.format_message(), exc.exit_code)
+
+
+def _name_the_fix(exc: Exception) -> None:
+    """An SPRT option that only duel has, given to gauntlet or tournament: the message says
+    what to do instead of listing options that look alike."""
+    flag, ctx = getattr(exc, "option_name", None), getattr(exc, "ctx", None)
+    command = getattr(getattr(ctx, "command", None), "name", None)
+    if flag in ("--alpha", "--beta") and command in ("gauntlet", "tournament"):
+        exc.message = (  # type: ignore[attr-defined]
+            f"{flag}: a {command}'s --sprt P0,P1 tests at alpha = beta = 5%, which it does not"
+            f" change; drop {flag} (duel --sprt takes --alpha and --beta)"
+        )
+        exc.possibilities = None  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager
@@ -336,11 +350,13 @@ def duel(
         typer.Option("--sprt", metavar="P0,P1", help="SPRT of win rate P0 against P1; -n caps."),
     ] = None,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="SPRT: chance of accepting P1 wrongly.")
-    ] = 0.05,
+        float | None,
+        typer.Option("--alpha", help="With --sprt: chance of accepting P1 wrongly (0.05)."),
+    ] = None,
     beta: Annotated[
-        float, typer.Option("--beta", help="SPRT: chance of accepting P0 wrongly.")
-    ] = 0.05,
+        float | None,
+        typer.Option("--beta", help="With --sprt: chance of accepting P0 wrongly (0.05)."),
+    ] = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
@@ -355,6 +371,13 @@ def duel(
     from hogbench.duel import run_duel
     from hogbench.errors import UsageError
     from hogbench.loading import load_entrant
+
+    for flag, value in (("--alpha", alpha), ("--beta", beta)):
+        if value is not None and sprt is None:  # it would change nothing: say so
+            raise UsageError(
+                f"{flag} is an error rate of the SPRT, which runs only with --sprt P0,P1:"
+                f" add --sprt (e.g. --sprt 0.5,0.55) or drop {flag}"
+            )
 
     first = _first_file(a, b)
     rule_set, term = _file_rules(first, rules, goal, option, door, not as_json)
@@ -415,12 +438,14 @@ def duel(
     views.duel(result)
 
 
-def _sprt(text: str, alpha: float, beta: float):
-    """The SPRT that --sprt P0,P1 with --alpha and --beta asks for; each option's own problem
-    is blamed on that option."""
+def _sprt(text: str, alpha: float | None, beta: float | None):
+    """The SPRT that --sprt P0,P1 with --alpha and --beta (5% each when not given) asks for;
+    each option's own problem is blamed on that option."""
     from hogbench.errors import UsageError
     from hogbench.stats import Sprt
 
+    alpha = Sprt.alpha if alpha is None else alpha  # the test's defaults
+    beta = Sprt.beta if beta is None else beta
     for option, value in (("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:
             raise UsageError(f"{option} is an error rate above 0 and below 0.5, got {value:g}")

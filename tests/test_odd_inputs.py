@@ -136,3 +136,47 @@ def test_a_tournament_file_may_say_no_sandbox(tmp_path):
     from hogbench.tournament import from_toml
 
     assert from_toml(toml).no_sandbox is True
+
+
+#: --alpha and --beta without an SPRT to set: one line naming the fix, never ignored.
+ALPHA = {
+    "duel ok.py always_roll:6 -n 100 --alpha 0.01": "add --sprt (e.g. --sprt 0.5,0.55) or drop --alpha",
+    "duel ok.py always_roll:6 -n 100 --beta 0.01": "add --sprt (e.g. --sprt 0.5,0.55) or drop --beta",
+    "gauntlet ok.py always_roll:6 --sprt 0.45,0.55 --alpha 0.01": "drop --alpha",
+    "gauntlet ok.py always_roll:6 --beta 0.01": "drop --beta",
+    "tournament ok.py always_roll:6 --sprt 0.45,0.55 --alpha 0.01": "drop --alpha",
+    "tournament ok.py always_roll:6 --beta 0.01": "drop --beta",
+    "tournament alpha.toml": "key 'alpha': a tournament's sprt tests at alpha = beta = 5%",
+    "tournament beta.toml": "key 'beta': a tournament's sprt tests at alpha = beta = 5%",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ALPHA)
+@pytest.mark.parametrize("as_json", [False, True])
+def test_alpha_without_an_sprt_it_sets_is_a_usage_error(command, as_json, folder, monkeypatch):
+    """duel's --alpha and --beta change nothing without --sprt, and gauntlet and tournament
+    (options or file keys) test at 5% fixed: each says so in one line, exit 2, JSON too."""
+    for key in ("alpha", "beta"):
+        (folder / f"{key}.toml").write_text(
+            f'entrants = ["ok.py", "always_roll:6"]\nsprt = "0.45,0.55"\n{key} = 0.01\n'
+        )
+    monkeypatch.chdir(folder)
+    result = runner.invoke(app, [*shlex.split(command), *(["--json"] if as_json else [])])
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert ALPHA[command] in line, result.stderr
+    assert "No such option" not in result.stderr and "Possible options" not in result.stderr
+    if as_json:
+        doc = json.loads(result.stdout)
+        assert doc["exit"] == 2 and ALPHA[command] in doc["error"]
+    else:
+        assert result.stdout == ""
+
+
+def test_alpha_with_an_sprt_sets_the_duel_s_test(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    command = "duel ok.py always_roll:6 -n 2000 --sprt 0.45,0.55 --alpha 0.01 --json"
+    result = runner.invoke(app, shlex.split(command))
+    assert result.exit_code == 0, result.output
+    test = json.loads(result.stdout)["sprt"]
+    assert (test["alpha"], test["beta"]) == (0.01, 0.05)

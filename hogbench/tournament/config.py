@@ -269,6 +269,11 @@ def from_toml(path: Path, **overrides: Any) -> Tournament:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}") from None
     for key in data:
+        if key in ("alpha", "beta"):  # duel's SPRT options, which a tournament has not
+            raise UsageError(
+                f"{path}: key {key!r}: a tournament's sprt tests at alpha = beta = 5%, which"
+                " the file does not change; drop the key"
+            )
         if key not in SETTING:
             known = ", ".join(TOML_KEYS)
             raise UsageError(f"{path}: unknown key {key!r} (known keys: {known})")
