@@ -4,22 +4,15 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from hogbench.lazy import lazy_names
 
-_WHERE = {
-    "terminal": (
-        "MATRIX_VIEWS", "console_report", "gauntlet_report", "matrix_table", "pct",
-        "print_report", "short", "standings_table",
-    ),
-    "files": ("gauntlet_data", "write_reports"),
-}  # fmt: skip
-_MODULE = {name: module for module, names in _WHERE.items() for name in names}
-__all__ = sorted(_MODULE)
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hogbench.report' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"hogbench.report.{module}"), name)
+__all__, __getattr__ = lazy_names(
+    __name__,
+    {
+        "terminal": (
+            "MATRIX_VIEWS", "console_report", "gauntlet_report", "matrix_table", "pct",
+            "print_report", "short", "standings_table",
+        ),
+        "files": ("gauntlet_data", "write_reports"),
+    },
+)  # fmt: skip

@@ -14,31 +14,24 @@ when first asked for, so that importing the package (the command line does) stay
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from hogbench.lazy import lazy_names
 
-_WHERE = {
-    "config": (
-        "BACKENDS", "DEFAULT_GAMES", "DEFAULT_LIVE_BUDGET", "MODES", "REPORT_FILES", "SETTING",
-        "SETTINGS", "Setting", "TOML_KEYS", "Tournament", "check_paths", "default_store",
-        "from_toml", "load_source", "parse_sprt", "SANDBOX_KEYS", "sandbox_settings",
-    ),
-    "field": ("Progress", "Slot", "live_policy", "load_slots", "reason"),
-    "schedule": (
-        "MAX_BATCH", "MAX_BATCH_TABLE_BYTES", "PairFailure", "auto_batch_size", "make_batches",
-        "pair_key", "pair_seed",
-    ),
-    "match": ("PlaySettings", "Played", "StopRule", "play_batch", "play_pairs"),
-    "round_robin": ("TournamentResult", "run"),
-    "gauntlets": ("GauntletRow", "gauntlet"),
-    "store": ("PairKey", "PairResult", "Store"),
-}  # fmt: skip
-_MODULE = {name: module for module, names in _WHERE.items() for name in names}
-__all__ = sorted(_MODULE)
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hogbench.tournament' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"hogbench.tournament.{module}"), name)
+__all__, __getattr__ = lazy_names(
+    __name__,
+    {
+        "config": (
+            "BACKENDS", "DEFAULT_GAMES", "DEFAULT_LIVE_BUDGET", "MODES", "REPORT_FILES", "SETTING",
+            "SETTINGS", "Setting", "TOML_KEYS", "Tournament", "check_paths", "default_store",
+            "from_toml", "load_source", "parse_sprt", "SANDBOX_KEYS", "sandbox_settings",
+        ),
+        "field": ("Progress", "Slot", "live_policy", "load_slots", "reason"),
+        "schedule": (
+            "MAX_BATCH", "MAX_BATCH_TABLE_BYTES", "PairFailure", "auto_batch_size", "make_batches",
+            "pair_key", "pair_seed",
+        ),
+        "match": ("PlaySettings", "Played", "StopRule", "play_batch", "play_pairs"),
+        "round_robin": ("TournamentResult", "run"),
+        "gauntlets": ("GauntletRow", "gauntlet"),
+        "store": ("PairKey", "PairResult", "Store"),
+    },
+)  # fmt: skip
