@@ -24,6 +24,7 @@ import pytest
 from hogbench import exact
 from hogbench.cache import table_entry
 from hogbench.exact import kept as exact_rows
+from hogbench.exact import plan
 from hogbench.exact.evaluation import _evaluate_reachable
 from hogbench.experiments import expected_turn_scores
 from hogbench.loading import load_entrant
@@ -578,6 +579,51 @@ def test_a_grid_of_pairs_is_pair_by_pair(name, goal):
     for i, j in zip(*np.nonzero(wanted), strict=True):
         one = exact.evaluate(rules, tables_a[i], tables_b[j])
         assert values[i, j] == pytest.approx([one.first, one.second], abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "case", [("hog-su21", {}), ("hog-contest", {"pork_chop": True})], ids=case_id
+)
+def test_the_grid_matches_recursion_in_a_round_robin(case):
+    """The grid kernel (exact.evaluate_grid) on a small round robin, always_roll tables and
+    random ones each against each (9 by 9: a whole pass and partial ones), against the plain
+    recursion, both seatings, to 1e-12."""
+    name, options = case
+    goal = 31
+    rules = get_rules(name, goal, **options)
+    assert plan.choose(exact.engine(rules.model), batch=True) is plan.Evaluator.GRID
+    tables = [builtin(rules, f"always_roll:{k}") for k in (0, 1, 3, 4, 6, 10)]
+    tables += [random_table(rules, seed) for seed in (5, 6, 7)]
+    values = exact.evaluate_grid(rules, tables, tables, np.ones((9, 9), dtype=bool))
+    for i, a in enumerate(tables):
+        for j, b in enumerate(tables):
+            first = reference_win(name, goal, options, a, b, True)
+            second = reference_win(name, goal, options, a, b, False)
+            assert values[i, j] == pytest.approx((first, second), abs=TOL)
+
+
+@pytest.mark.parametrize(("name", "goal"), [("hog-su21", 100), ("hog-contest", 40)])
+def test_grid_slots_are_taken_only_after_their_last_reader(name, goal):
+    """The grid kernel keeps a state's values in a slot (rows.GridRows): the slot must not be
+    taken by a later state before every state reading it has been computed, and the start
+    state's slot must last to the end. And it must keep fewer places than states."""
+    m = get_rules(name, goal).model
+    e = exact.engine(m)
+    grid, rows = e.grid_rows, e.rows
+    n = len(m.order)
+    assert grid is not None and grid.n_slots < n
+    next_taker = np.full(n, n)  # by position: the next position taking the same slot
+    last_taker = {}
+    for i, s in enumerate(grid.slot):
+        if s in last_taker:
+            next_taker[last_taker[s]] = i
+        last_taker[s] = i
+    reader = np.repeat(np.arange(len(rows.row_ptr) - 1) % n, np.diff(rows.row_ptr))
+    read = e.position[rows.row_to >> 1]
+    assert (read < reader).all()  # successors come first in the order
+    assert (next_taker[read] > reader).all()
+    assert next_taker[e.position[m.start]] == n
+    assert grid.start_slot == grid.slot[e.position[m.start]]
 
 
 @pytest.mark.parametrize("name", ["pig", "big-pig"])

@@ -28,7 +28,7 @@ from hogbench.exact.core import (
     resolved_value,
     row_sum,
 )
-from hogbench.exact.intrinsics import LANES, line_sums, prefetch
+from hogbench.exact.intrinsics import LANES, grid_values, prefetch
 from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.plan import Evaluator
 from hogbench.exact.rows import engine
@@ -75,89 +75,64 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
     return _sweep_rows(order, level_ptr, cyclic, w, tol, data)
 
 
-#: The grid kernel's tables (each column one table, its choices at an observation side by side)
-#: and values (a place's values of a row of pairs side by side).
+#: The grid kernel's tables: each column one table, its choices' indices at an observation side
+#: by side.
 TABLES = types.int64[:, ::1]
-VALUES = types.float64[:, :, ::1]
+#: The grid rows as the kernel takes them (``rows.GridRows``, its first seven fields).
+GRID_ROWS = types.Tuple((I8, I8, F8, types.uint32[::1], F8, types.int64, I8))
 
-#: Tables a side of one pass of the grid kernel: GRID x GRID pairs, whose values at every state
-#: it keeps twice (20 MB in Hog). Measured per pair over 32 by 32 tables, one core, when the
-#: kernel summed over a row of pairs in a loop: 0.77 ms at 4 by 4, 0.50 ms at 8 by 8, 0.54 ms
-#: at 16 by 16; 0.60 ms at 8 by 16. A row's sums are now one vector (``line_sums``), so
-#: GRID is its number of lanes, one cache line of values.
+#: Tables a side of one pass of the grid kernel: GRID x GRID pairs, whose values at a slot it
+#: keeps in one place of 64 values (see ``grid_values``). Measured per pair over 32 by 32
+#: tables, one core, when the kernel summed over a row of pairs in a loop: 0.77 ms at 4 by 4,
+#: 0.50 ms at 8 by 8, 0.54 ms at 16 by 16; 0.60 ms at 8 by 16. A row's sums are now one vector,
+#: so GRID is its number of lanes, one cache line of values.
 GRID = LANES
 
 
-@kernel(types.void(ROWS, I8, TABLES, I8, TABLES, VALUES, VALUES), fastmath=_FAST)
-def _evaluate_rows_grid(rows, order, tabs_a, index, tabs_b, wa, wb):
-    """An acyclic model: each of 8 strategies (the columns of TABS_A: the 8 choices at an
-    observation side by side) against each of 8 (TABS_B), in one pass over the order. A pair's
-    value at place t (2x: its A to move at x, 2x + 1: its B) is kept twice, as wa[t, a, b]
-    and as wb[t ^ 1, b, a]: in wb, 2x is where B moves, so that B reads the rows as A does.
+@kernel(types.void(GRID_ROWS, I8, TABLES, TABLES, F8), fastmath=_FAST)
+def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
+    """An acyclic model: each of 8 strategies (the columns of TABS_A: the indices of their 8
+    choices at an observation side by side) against each of 8 (TABS_B), in one pass over the
+    order. VALUES has a place of 64 values for each player to move at each slot (see
+    ``grid_values`` for their layout): the values of the state that last took the slot.
 
-    A's row at a state is read once for all 8 opponents, summing wa over contiguous b; B's
-    once for all 8 of A, summing wb over contiguous a. Either way a successor's values for a
-    row's pairs are one cache line, where one entrant against many read one for each of its
-    opponents' values (measured over 32 by 32 tables, one core: 0.50 ms a pair, against 0.75
-    ms for one entrant against 32 opponents at a time). A row's eight sums are one vector
-    (``line_sums``): one load of a cache line and one multiply-add per outcome (16 tables
-    like the benchmark's, one core: 0.20 ms a pair, against 0.30 with eight sums spelt out,
-    which the compiler vectorised across outcomes instead, gathering every value on its own;
-    0.34 for a loop of eight over an array, which went through memory). Indices are
-    unsigned, which spares numba's check for negative ones; B's places trade as above, which
-    spares a flip of every successor's place (0.30 ms with it).
+    A's row at a state is read once for all 8 opponents, B's once for all 8 of A: either way a
+    successor's values for a row's pairs are one cache line (or, where the same player moves
+    again, one column), one multiply-add of a vector per outcome. A side's eight sums are
+    transposed in registers and stored as whole lines.
 
-    Where the time goes (16 such tables, CPU time, medians on a busy machine): 0.14-0.16 ms a
-    pair; 0.07-0.09 ms with the same rows and arithmetic when every successor's place is made
-    0 or 1, so its values are always in the first-level cache; 0.25 ms with the places
-    shuffled. So about half is waiting for values: a pass keeps 64 pairs' values, 1 KB a
-    state in each of wa and wb, and a level's successors span some 36 levels (about 7 MB),
-    far more than a core's 1 MB second-level cache. Tried and not kept, as the whole
-    evaluate_grid was no faster, measured side by side: entries as one 32-bit code (place,
-    and the index of its chance among Hog's 288), a state's rows side by side, places by
-    position in the order (the kernel alone 1.07 times faster, 1.49 with the values near);
-    the values on 64-byte boundaries; four partial sums per row; asking for the next
-    state's successor values early."""
-    n = len(order)
-    c0 = rows[0][0]
-    _, row_ptr, _, row_to, row_p = rows
-    flat_a, flat_b = wa.reshape(-1), wb.reshape(-1)
+    Where the time goes (16 benchmark-like hog-su21 tables, one core, CPU time, medians,
+    measured side by side; the machine's other core busy): the kernel kept the values twice
+    (a's row and b's row of each place) at every state, 20 MB for 64 pairs, and read rows of
+    12 bytes an entry: 0.14-0.15 ms a pair; 0.08-0.09 ms when every successor was made place 0
+    or 1, so its values were always in the first-level cache. Measured here, reads from memory
+    beyond some 4 MB wait for main memory (150-185 ns, against 20 ns within 4 MB), so each
+    state's writes and its successors' reads went there. Reordering the states (in tiles of
+    score ranges, or in shells of the lower score, which cut the simulated second-level misses
+    threefold) gave nothing side by side; what did: keeping values by slot (the states alive at
+    once: 3.7 MB), once (the same player's values then come as a column), and rows as 32-bit
+    codes (a chance's index among 144): 0.09-0.10 ms a pair against 0.14-0.15. Writing the
+    sums as whole lines instead of 64 scalar stores was part of it (0.136 against 0.146 alone)."""
+    row_ptr, row_same, row_const, codes, chances, chance_bits, slot = grid
+    n = len(slot)
     for i in range(n):
-        x, o = order[i], index[order[i]]
-        # The 16 rows of a state lie far apart (a row for each choice, 26 MB of rows in Hog):
-        # asked for two states early, they do not wait in turn (10% with two processes busy).
+        o = observation[i]
+        # The 16 rows of a state lie far apart (a row for each choice): asked for two states
+        # early, they do not wait in turn.
         if i + 2 < n:
-            ahead = index[order[i + 2]]
-            for a in range(8):
-                for tabs in (tabs_a, tabs_b):
-                    lo = row_ptr[(tabs[ahead, a] - c0) * n + i + 2]
-                    prefetch(row_to, lo)
-                    prefetch(row_p, lo)
-        _grid_rows(rows, c0, n, i, tabs_a, o, x, flat_a, flat_b)  # A moves at x
-        _grid_rows(rows, c0, n, i, tabs_b, o, x, flat_b, flat_a)  # B moves at x
-
-
-@njit(cache=True, fastmath=_FAST, inline="always")
-def _grid_rows(rows, c0, n, i, tabs, o, x, mover, opponent):
-    """The values at x of 8 movers (their choices TABS[O] at x, the i-th state of the order)
-    against 8 opponents each, from the values at the successors in MOVER: mover[2x, a, :]
-    and opponent[2x + 1, :, a]."""
-    _, row_ptr, row_const, row_to, row_p = rows
-    u = np.uint64
-    here = u(x) * u(128)
-    for a in range(8):
-        r = u((tabs[o, a] - c0) * n + i)
-        s0, s1, s2, s3, s4, s5, s6, s7 = line_sums(
-            row_const[r], row_to, row_p, row_ptr[r], row_ptr[r + u(1)], mover, 64, a * 8
-        )
-        at = here + u(a) * u(8)  # mover[2x, a, :]
-        mover[at], mover[at + u(1)], mover[at + u(2)], mover[at + u(3)] = s0, s1, s2, s3
-        mover[at + u(4)], mover[at + u(5)], mover[at + u(6)] = s4, s5, s6
-        mover[at + u(7)] = s7
-        at = here + u(64) + u(a)  # opponent[2x + 1, :, a]
-        opponent[at], opponent[at + u(8)], opponent[at + u(16)] = s0, s1, s2
-        opponent[at + u(24)], opponent[at + u(32)], opponent[at + u(40)] = s3, s4, s5
-        opponent[at + u(48)], opponent[at + u(56)] = s6, s7
+            ahead = observation[i + 2]
+            for a in range(GRID):
+                prefetch(codes, row_ptr[tabs_a[ahead, a] * n + i + 2])
+                prefetch(codes, row_ptr[tabs_b[ahead, a] * n + i + 2])
+        here = slot[i] * 2 * GRID * GRID
+        grid_values(
+            row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_a, o, n, i, values,
+            0, here,
+        )  # A moves at the state  # fmt: skip
+        grid_values(
+            row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_b, o, n, i, values,
+            1, here + GRID * GRID,
+        )  # B moves at the state  # fmt: skip
 
 
 @kernel(
@@ -375,16 +350,19 @@ def evaluate_grid(
     m = rules.fit(*tables_a, *tables_b)
     e = engine(m)
     values = np.full((len(tables_a), len(tables_b), 2), np.nan)
-    if plan.choose(e, batch=True) is not Evaluator.GRID:
+    grid = e.grid_rows if plan.choose(e, batch=True) is Evaluator.GRID else None
+    if grid is None:  # (or its rows' codes would not fit in 32 bits: no rule set so far)
         for i, j in zip(*np.nonzero(wanted), strict=True):
             v = evaluate(rules, tables_a[i], tables_b[j])
             values[i, j] = v.first, v.second
         return values
+    c0 = m.choices[0]
     tabs_a, tabs_b = (
-        np.stack([engine_table(t) for t in ts], axis=1) for ts in (tables_a, tables_b)
+        np.stack([engine_table(t) - c0 for t in ts], axis=1) for ts in (tables_a, tables_b)
     )
-    places = 2 * m.n_states
-    wa, wb = np.empty((places, GRID, GRID)), np.empty((places, GRID, GRID))
+    w = _aligned_values(2 * grid.n_slots * GRID * GRID)
+    start = 2 * grid.start_slot * GRID * GRID
+    kernel_rows = tuple(grid[:7])
     for lo_a in range(0, len(tables_a), GRID):
         ta = _grid_side(tabs_a[:, lo_a : lo_a + GRID])
         for lo_b in range(0, len(tables_b), GRID):
@@ -392,11 +370,21 @@ def evaluate_grid(
             ka, kb = min(GRID, len(tables_a) - lo_a), min(GRID, len(tables_b) - lo_b)
             if not wanted[lo_a : lo_a + ka, lo_b : lo_b + kb].any():
                 continue
-            _evaluate_rows_grid(e.rows, m.order, ta, m.observation, tb, wa, wb)
-            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 0] = wa[2 * m.start, :ka, :kb]
-            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 1] = 1.0 - wa[2 * m.start + 1, :ka, :kb]
+            _evaluate_rows_grid(kernel_rows, grid.observation, ta, tb, w)
+            a_first = w[start : start + GRID * GRID].reshape(GRID, GRID).T  # laid out [b, a]
+            b_first = w[start + GRID * GRID : start + 2 * GRID * GRID].reshape(GRID, GRID)
+            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 0] = a_first[:ka, :kb]
+            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 1] = 1.0 - b_first[:ka, :kb]
     values[~wanted] = np.nan
     return values
+
+
+def _aligned_values(size: int) -> np.ndarray:
+    """SIZE doubles starting on a 64-byte boundary, so that each vector the grid kernel reads
+    or writes is one cache line (numpy's large arrays start 16 bytes past one)."""
+    spare = np.empty(size + LANES)
+    skip = (-spare.ctypes.data % 64) // 8
+    return spare[skip : skip + size]
 
 
 def _grid_side(tables: np.ndarray) -> np.ndarray:

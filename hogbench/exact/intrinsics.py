@@ -1,9 +1,9 @@
-"""Two machine operations numba does not spell, written in LLVM's terms for the kernels.
+"""Machine operations numba does not spell, written in LLVM's terms for the kernels.
 
-``prefetch`` asks for memory a kernel will read soon. ``line_sums`` sums rows of a grid of
-pairs as vectors: numba's compiler, left to the eight sums spelt out, vectorised across the
-outcomes instead, gathering each value on its own (measured over 16 benchmark-like hog-su21
-tables, one core: 0.20 ms a pair against 0.30).
+``prefetch`` asks for memory a kernel will read soon. ``grid_values`` computes one player's
+values at a state for a grid of 8 by 8 pairs as vectors: numba's compiler, left to eight sums
+spelt out, vectorised across the outcomes instead, gathering each value on its own (measured
+over 16 benchmark-like hog-su21 tables, one core: 0.20 ms a pair against 0.30).
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-#: Values ``line_sums`` adds at once: one cache line of doubles.
+#: Values a vector holds: one cache line of doubles, and the side of the grid kernel's grid.
 LANES = 8
 
 
-def _pointer(context, builder, array_type, array, index):
-    """The address of ARRAY[INDEX] (a 1-d array), unchecked."""
+def _pointer(context, builder, array_type, array, *index):
+    """The address of ARRAY[INDEX] (C-contiguous), unchecked."""
     ary = context.make_array(array_type)(context, builder, array)
     return cgutils.get_item_pointer2(
         context, builder, ary.data, cgutils.unpack_tuple(builder, ary.shape),
-        cgutils.unpack_tuple(builder, ary.strides), array_type.layout, [index],
+        cgutils.unpack_tuple(builder, ary.strides), array_type.layout, list(index),
         wraparound=False, boundscheck=False,
     )  # fmt: skip
 
@@ -45,21 +45,68 @@ def prefetch(typingctx, array, index):
     return types.void(array, index), codegen
 
 
+def _transpose(builder, rows):
+    """The transpose of 8 vectors of 8 doubles, in 24 shuffles (pairs, then pairs of pairs,
+    then halves)."""
+    mask_type = ir.VectorType(ir.IntType(32), LANES)
+
+    def shuffle(a, b, mask):
+        return builder.shuffle_vector(a, b, ir.Constant(mask_type, mask))
+
+    pairs = []
+    for k in range(0, LANES, 2):
+        pairs.append(shuffle(rows[k], rows[k + 1], [0, 8, 2, 10, 4, 12, 6, 14]))
+        pairs.append(shuffle(rows[k], rows[k + 1], [1, 9, 3, 11, 5, 13, 7, 15]))
+    quads = [None] * LANES
+    for base in (0, 4):
+        for k in range(2):
+            quads[base + k] = shuffle(
+                pairs[base + k], pairs[base + k + 2], [0, 1, 8, 9, 4, 5, 12, 13]
+            )
+            quads[base + k + 2] = shuffle(
+                pairs[base + k], pairs[base + k + 2], [2, 3, 10, 11, 6, 7, 14, 15]
+            )
+    columns = [None] * LANES
+    for k in range(4):
+        columns[k] = shuffle(quads[k], quads[k + 4], [0, 1, 2, 3, 8, 9, 10, 11])
+        columns[k + 4] = shuffle(quads[k], quads[k + 4], [4, 5, 6, 7, 12, 13, 14, 15])
+    return columns
+
+
 @intrinsic
-def line_sums(typingctx, start, to, p, lo, hi, values, stride, offset):
-    """The LANES sums ``start + sum(p[j] * values[to[j] * stride + offset + k])`` over j from
-    LO to HI, for k below LANES, as a tuple: one vector of LANES values per term, kept in
-    vector registers from the first term to the last."""
+def grid_values(
+    typingctx, row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values,
+    side, here,
+):  # fmt: skip
+    """One player's values at the I-th state of the order, for a grid of 8 by 8 pairs: the
+    mover's 8 tables are the columns of TABS, choosing TABS[O, a] (a choice's index) there.
+
+    Row ``TABS[O, a] * N + I`` of the grid rows
+    (``rows.GridRows``): ``row_const``, then per entry a chance (CHANCES[code & mask]) times a
+    value at place ``code >> CHANCE_BITS``, XOR SIDE (0: A moves, 1: B moves): subtracted for
+    the entries from ROW_PTR to ROW_SAME (the other player moves next: 1 - v), added for those
+    from ROW_SAME to the next row (the same player moves again).
+
+    VALUES is one array of places of 64 values: place 2s holds the values where A moves, laid
+    out [b, a]; place 2s + 1 where B moves, laid out [a, b]. So the other player's values are
+    one vector of the mover's row a (a cache line), and the same player's a column, gathered.
+    The 8 sums, one vector each, are transposed and stored at VALUES[HERE:HERE + 64], in the
+    layout of the mover's place."""
     i64 = ir.IntType(64)
     lanes = ir.VectorType(ir.DoubleType(), LANES)
 
     def codegen(context, builder, signature, args):
         kinds = signature.args
-        start_, to_, p_, lo_, hi_, values_, stride_, offset_ = (
-            context.cast(builder, arg, kind, types.int64) if isinstance(kind, types.Integer)
-            else arg
-            for arg, kind in zip(args, kinds, strict=True)
-        )  # fmt: skip
+        row_ptr_, row_same_, row_const_, codes_, chances_, _, tabs_ = args[:7]
+        values_ = args[10]
+        bits_, o_, n_, i_ = (
+            context.cast(builder, args[k], kinds[k], types.int64) for k in (5, 7, 8, 9)
+        )
+        side_, here_ = (context.cast(builder, args[k], kinds[k], types.int64) for k in (11, 12))
+        mask = builder.sub(builder.shl(i64(1), bits_), i64(1))
+
+        def load(k, array, *index):
+            return builder.load(_pointer(context, builder, kinds[k], array, *index))
 
         def splat(x):
             vector = ir.Constant(lanes, ir.Undefined)
@@ -67,24 +114,45 @@ def line_sums(typingctx, start, to, p, lo, hi, values, stride, offset):
                 vector = builder.insert_element(vector, x, ir.IntType(32)(k))
             return vector
 
-        total = cgutils.alloca_once(builder, lanes)  # promoted to a register by LLVM
-        builder.store(splat(start_), total)
-        with cgutils.for_range(builder, builder.sub(hi_, lo_)) as loop:
-            j = builder.add(lo_, loop.index)
-            place = builder.sext(builder.load(_pointer(context, builder, kinds[1], to_, j)), i64)
-            weight = builder.load(_pointer(context, builder, kinds[2], p_, j))
-            at = builder.add(builder.mul(place, stride_), offset_)
-            line = builder.bitcast(
-                _pointer(context, builder, kinds[5], values_, at), lanes.as_pointer()
-            )
-            term = builder.fmul(splat(weight), builder.load(line, align=8))
-            builder.store(builder.fadd(builder.load(total), term), total)
-        result = builder.load(total)
-        sums = cgutils.get_null_value(context.get_value_type(signature.return_type))
-        for k in range(LANES):
-            sums = builder.insert_value(sums, builder.extract_element(result, ir.IntType(32)(k)), k)
-        return sums
+        def entry(j):
+            code = builder.zext(load(3, codes_, j), i64)
+            place = builder.xor(builder.lshr(code, bits_), side_)
+            chance = splat(load(4, chances_, builder.and_(code, mask)))
+            return builder.mul(place, i64(LANES * LANES)), chance
 
-    return types.UniTuple(types.float64, LANES)(
-        start, to, p, lo, hi, values, stride, offset
-    ), codegen
+        def value(at):
+            return builder.bitcast(
+                _pointer(context, builder, kinds[10], values_, at), lanes.as_pointer()
+            )
+
+        sums = []
+        for a in range(LANES):
+            choice = builder.sext(load(6, tabs_, o_, i64(a)), i64)
+            r = builder.add(builder.mul(choice, n_), i_)
+            lo, same = load(0, row_ptr_, r), load(1, row_same_, r)
+            hi = load(0, row_ptr_, builder.add(r, i64(1)))
+            total = cgutils.alloca_once(builder, lanes)  # promoted to a register by LLVM
+            builder.store(splat(load(2, row_const_, r)), total)
+            with cgutils.for_range(builder, builder.sub(same, lo)) as loop:
+                base, chance = entry(builder.add(lo, loop.index))
+                line = builder.load(value(builder.add(base, i64(a * LANES))), align=8)
+                builder.store(builder.fsub(builder.load(total), builder.fmul(chance, line)), total)
+            with cgutils.for_range(builder, builder.sub(hi, same)) as loop:
+                base, chance = entry(builder.add(same, loop.index))
+                column = ir.Constant(lanes, ir.Undefined)
+                for k in range(LANES):
+                    at = builder.add(base, i64(a + LANES * k))
+                    element = builder.load(_pointer(context, builder, kinds[10], values_, at))
+                    column = builder.insert_element(column, element, ir.IntType(32)(k))
+                builder.store(
+                    builder.fadd(builder.load(total), builder.fmul(chance, column)), total
+                )
+            sums.append(builder.load(total))
+        for k, column in enumerate(_transpose(builder, sums)):
+            builder.store(column, value(builder.add(here_, i64(k * LANES))), align=8)
+        return context.get_dummy_value()
+
+    return types.void(
+        row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values, side,
+        here,
+    ), codegen  # fmt: skip
