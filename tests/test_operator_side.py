@@ -302,6 +302,53 @@ def test_ctrl_c_on_a_tournament_says_it_resumes_and_nothing_else(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
+def _has_worker(pid: int) -> bool:
+    """Whether process PID has started a sandboxed worker (bwrap, or the worker itself)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            line = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and (b"bwrap" in line or b"worker.py" in line):
+            return True
+    return False
+
+
+def test_ctrl_c_while_loading_ends_at_once_and_judges_nobody(tmp_path):
+    """The loads under way when Ctrl-C comes are stopped, not waited for (each took up to its
+    time limit, longer on a busy machine), and none of them becomes a verdict: the rerun
+    loads every file."""
+    slow_import = "import time\ntime.sleep(6)\n\ndef final_strategy(score, opponent_score):\n"
+    for name, dice in (("a", 4), ("b", 5)):
+        (tmp_path / "subs").mkdir(exist_ok=True)
+        (tmp_path / "subs" / f"{name}.py").write_text(f"{slow_import}    return {dice}\n")
+    env = {**os.environ, "HOGBENCH_CACHE": str(tmp_path / "cache")}
+    args = [sys.executable, "-m", "hogbench", "tournament", "subs", "-j", "2", "--out", "out"]
+    run = subprocess.Popen(
+        args, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _has_worker(run.pid):  # loading: a file is importing in its worker
+        assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+        time.sleep(0.1)
+    time.sleep(0.5)
+    os.killpg(run.pid, signal.SIGINT)
+    interrupted = time.monotonic()
+    try:
+        _, err = run.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        raise AssertionError("an interrupted tournament did not end within 60 s") from None
+    assert time.monotonic() - interrupted < 4, "it waited for the loads under way"
+    assert run.returncode == 130 and "run the same command again to resume" in err, err
+    assert "Traceback" not in err, err
+    again = subprocess.run(args + ["--json"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "disqualified" not in again.stderr and "killed" not in again.stdout
+
+
 # -- one sandbox request, made at the command line ---------------------------------------------
 def test_the_tournament_file_and_the_options_make_one_request_at_the_command_line(
     classroom, monkeypatch

@@ -43,6 +43,7 @@ from hogbench.sandbox.collect import ACROSS_IMPORTS, Answers, collect_answers
 from hogbench.sandbox.imports import COURSE_MODULES, IMPORT_POLICY, course_names, importable
 from hogbench.sandbox.live import LiveStrategy
 from hogbench.sandbox.probe import PROBE_CALLS, Grid, Raised, probe_functions
+from hogbench.sandbox.process import Stopped, stop_all
 from hogbench.sandbox.protocol import Foreign, decode_answer, decode_pass, format_size
 from hogbench.sandbox.request import Request, SandboxOptions, default_time_limit
 from hogbench.sandbox.session import wall_cap
@@ -63,6 +64,7 @@ __all__ = [
     "Raised",
     "Request",
     "SandboxOptions",
+    "Stopped",
     "bwrap_path",
     "collect_answers",
     "course_names",
@@ -73,6 +75,7 @@ __all__ = [
     "importable",
     "probe_functions",
     "refuse_without_sandbox",
+    "stop_all",
     "turned_off",
     "wall_cap",
 ]

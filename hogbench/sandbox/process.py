@@ -14,6 +14,9 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +48,41 @@ class Timeout(Exception):
     """The worker did not answer in time (wall clock, or its CPU budget ran out)."""
 
 
+class Stopped(HogbenchError):
+    """The run is being stopped (Ctrl-C): the worker was killed by hogbench, so what it did
+    says nothing of the submission, and no verdict may be drawn from it."""
+
+
+#: Every worker of this process still open, and whether the run is stopping (see ``stop_all``).
+_open_workers: weakref.WeakSet[Worker] = weakref.WeakSet()
+_stopping = threading.Event()
+
+
+def stopping() -> bool:
+    return _stopping.is_set()
+
+
+@contextmanager
+def stop_all() -> Iterator[None]:
+    """Kill every worker of this process, from any thread, and start none until the block
+    ends. Ctrl-C while loading in threads: the loads under way end at once instead of running
+    to their limits (each worker is in a session of its own, so the terminal's SIGINT does not
+    reach it), and none of them becomes a verdict."""
+    _stopping.set()
+    try:
+        for worker in list(_open_workers):
+            worker.kill()
+        yield
+    finally:
+        _stopping.clear()
+
+
 class Worker:
     """One worker process: the job goes in on one pipe, messages come back on another."""
 
     def __init__(self, folder: Path, request: Request, cpu_seconds: int, bundled: bool = False):
+        if stopping():
+            raise Stopped("the run is stopping: no worker is started")
         exe = choose(request, bundled)
         self.isolated = exe is not None
         self.lines = Lines()
@@ -117,6 +151,9 @@ class Worker:
             os.close(cmd_read)
             os.close(res_write)
         os.set_blocking(self.cmd, False)
+        _open_workers.add(self)
+        if stopping():  # stop_all ran while it was starting
+            self.kill()
         self.clock = Clock(self.proc.pid)
         self.stdout = Capture(self.proc.stdout)
         self.stderr = Capture(self.proc.stderr)

@@ -31,7 +31,7 @@ from hogbench.sandbox.imports import (
     missing_course_name,
 )
 from hogbench.sandbox.limits import how
-from hogbench.sandbox.process import Timeout, Worker
+from hogbench.sandbox.process import Stopped, Timeout, Worker, stopping
 from hogbench.sandbox.protocol import (
     PASS,
     SMALL,
@@ -277,8 +277,11 @@ class Session:
     def _failure(
         self, problem: str, state: tuple | None, detail: str = "", output: bool = True
     ) -> StrategyError:
-        """The StrategyError for PROBLEM, after killing the worker; its output is the detail."""
+        """The StrategyError for PROBLEM, after killing the worker; its output is the detail.
+        While the run is stopping, hogbench killed it: Stopped, never a verdict."""
         self.worker.close()
+        if stopping():
+            raise Stopped(f"{self.where}: stopped before it finished")
         if not detail and output:
             detail = self.worker.output()[0]
         private = (str(self.folder),)  # no host path in what is shown: its own files by name

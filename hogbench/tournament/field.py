@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from hogbench import sandbox
 from hogbench.discovery import Entry, discover
 from hogbench.entrants import Entrant, Spec, clean_name
 from hogbench.errors import StrategyError, UsageError
@@ -122,8 +123,15 @@ def load_slots(
             pool = ThreadPoolExecutor(max_workers=min(jobs, len(loaded)))
             try:
                 done = list(pool.map(one, loaded))
-            finally:  # on Ctrl-C, load no more: the entrants not started are dropped
-                pool.shutdown(wait=False, cancel_futures=True)
+            except BaseException:
+                # Ctrl-C: load no more, and end the loads under way now, their workers killed
+                # (the terminal's SIGINT does not reach them) and no verdict drawn from them.
+                # Waiting for them instead took up to each one's time limit, and longer on a
+                # busy machine, before the run ended.
+                with sandbox.stop_all():
+                    pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            pool.shutdown()
         by_first = dict(zip(sorted(set(first)), done, strict=True))
         slots = []
         for k, entry in enumerate(entries):
