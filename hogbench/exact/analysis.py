@@ -4,7 +4,7 @@ where a strategy chooses (what ``solve`` explains and ``analyze`` reports)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from hogbench.errors import HogbenchError
 from hogbench.exact.core import (
@@ -20,6 +20,7 @@ from hogbench.exact.core import (
     TOLERANCE,
     Policy,
     check_converged,
+    level_sweeps,
     new_memo,
     pair,
     resolve_all,
@@ -206,19 +207,51 @@ def reach(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray]
     return r[0::2].copy(), r[1::2].copy()
 
 
+@njit(cache=True, inline="always")
+def _ending_row(r, seat, e, row_ptr, row_to, row_p):
+    """The chance that the game ends after row R, for the player in SEAT: 1, less (1 - e) for
+    each continuing outcome."""
+    total = 1.0
+    for j in range(row_ptr[r], row_ptr[r + 1]):
+        total -= abs(row_p[j]) * (1.0 - e[row_to[j] ^ seat])
+    return total
+
+
+@njit(cache=True, inline="always")
+def _ending_row_values(i, x, e, data):
+    """The chances that the game ends at x (the i-th state of the order), A to move and B to
+    move, from rows. Both from the values before x's (as the evaluation's sweeps): where B's
+    outcome is x with A to move (Greed's, Pig's cyclic levels) the sweeps reach the same
+    limit by another path, within 5e-15 of the loop that wrote A's value first."""
+    rows, tab_a, idx_a, tab_b, idx_b, n = data
+    choices, row_ptr, _, row_to, row_p = rows
+    c0 = choices[0]
+    a = _ending_row((tab_a[idx_a[x]] - c0) * n + i, 0, e, row_ptr, row_to, row_p)
+    b = _ending_row((tab_b[idx_b[x]] - c0) * n + i, 1, e, row_ptr, row_to, row_p)
+    return a, b
+
+
+_ending_row_sweeps = level_sweeps(_ending_row_values, extrapolate=False)
+
+
 @kernel(
-    types.int64(RULES, ROWS, I8, I8, I8, I8, I8, I8, F8, types.float64),
+    types.int64(RULES, ROWS, I8, I8, types.boolean, I8, I8, I8, I8, F8, types.float64),
 )
-def _ending(rules, rows, order, level_ptr, tab_a, idx_a, tab_b, idx_b, e, tol):
+def _ending(rules, rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, e, tol):
     """Fill e (e[2x]: A to move at x, e[2x+1]: B) with the chance that the game ends, for fixed
     policies: the outcomes that end it, plus each continuing outcome's chance of ending, level
-    by level from 0 (a closed loop stays at 0). Returns -1, or a level that did not converge."""
+    by level from 0 (a closed loop stays at 0). Returns -1, or a level that did not converge.
+
+    From rows, through ``core.level_sweeps`` (no extrapolation: a closed loop's 0 is exact).
+    Without rows, each outcome is resolved on the spot in a loop written out, as in
+    ``evaluation._evaluate_sweep``: through the factory, with the rule functions taken from a
+    tuple at each state, Pig's took 1.4 times as long (210 against 150 ms, measured side by
+    side)."""
+    if len(rows[1]) > 1:
+        data = (rows, tab_a, idx_a, tab_b, idx_b, len(order))
+        return _ending_row_sweeps(order, level_ptr, cyclic, e, tol, data)
     roll_kind, resolve, _, resolve_row, by_row = rules[:5]
-    params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
-    _, row_ptr, _, row_to, row_p = rows
-    n = len(order)
-    has_rows = len(row_ptr) > 1
-    c0 = choices[0]
+    params, dist_ptr, dist_value, dist_prob, _ = rules[5:]
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
@@ -229,24 +262,19 @@ def _ending(rules, rows, order, level_ptr, tab_a, idx_a, tab_b, idx_b, e, tol):
                 for seat in range(2):
                     c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
                     total = 1.0  # less (1 - e) for each continuing outcome
-                    if has_rows:
-                        r = (c - c0) * n + i
-                        for j in range(row_ptr[r], row_ptr[r + 1]):
-                            total -= abs(row_p[j]) * (1.0 - e[row_to[j] ^ seat])
-                    else:
-                        k = roll_kind(params, x, c)
-                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
-                        resolve_all(
-                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
-                        )
-                        for d in range(d0, d1):
-                            code = codes[d - d0]
-                            if code & 7 == OTHER or code & 7 == SAME:
-                                to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
-                                total -= dist_prob[d] * (1.0 - e[to ^ seat])
+                    k = roll_kind(params, x, c)
+                    d0, d1 = dist_ptr[k], dist_ptr[k + 1]
+                    resolve_all(
+                        resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
+                    )
+                    for d in range(d0, d1):
+                        code = codes[d - d0]
+                        if code & 7 == OTHER or code & 7 == SAME:
+                            to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                            total -= dist_prob[d] * (1.0 - e[to ^ seat])
                     delta = max(delta, abs(total - e[2 * x + seat]))
                     e[2 * x + seat] = total
-            if delta < tol:
+            if not cyclic or delta < tol:
                 break
         else:
             return level
@@ -260,8 +288,8 @@ def ending(rules: RuleSet, a: Policy, b: Policy) -> tuple[np.ndarray, np.ndarray
     e = engine(m)
     chance = np.zeros(2 * m.n_states)
     stuck = _ending(
-        e.rules, e.rows, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance,
-        TOLERANCE,
+        e.rules, e.rows, m.order, m.level_ptr, m.cyclic, a.table, a.index, b.table, b.index,
+        chance, TOLERANCE,
     )  # fmt: skip
     check_converged(rules, stuck)
     return chance[0::2].copy(), chance[1::2].copy()
