@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         observation_values,
         reach,
         tie_chance,
+        tie_grid,
     )
     from hogbench.exact.core import (
         MAX_ROW_ENTRIES,
@@ -115,6 +116,7 @@ __all__ = [
     "state_policy",
     "table_policy",
     "tie_chance",
+    "tie_grid",
 ]
 
 

@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit, types
 
 from hogbench.errors import HogbenchError
+from hogbench.exact import plan
 from hogbench.exact.core import (
     _FAST,
     F8,
@@ -27,6 +28,8 @@ from hogbench.exact.core import (
     resolved_value,
     row_sum,
 )
+from hogbench.exact.evaluation import table_policy
+from hogbench.exact.plan import Evaluator
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, RuleSet, widest_roll
@@ -333,6 +336,54 @@ def observation_values(
     )  # fmt: skip
 
 
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _tie_sum(r, flip, t, row_ptr, row_tie, row_to, row_p):
+    """Row R's chance of ending tied, tie chances in T seen from the first player (FLIP = 1:
+    the second): its own tie, and each continuing outcome's chance times the tie chance there.
+    A tie is one end for both players, so an outcome handed to the other player counts as it
+    is (row_p keeps it negative, for the ``1 - v`` of a value). Written like ``row_sum``."""
+    t0 = row_tie[r]
+    t1 = 0.0
+    j = np.uint64(row_ptr[r])
+    end = np.uint64(row_ptr[r + 1])
+    f = np.uint64(flip)
+    one, two = np.uint64(1), np.uint64(2)
+    while j + one < end:
+        t0 += abs(row_p[j]) * t[np.uint64(row_to[j]) ^ f]
+        t1 += abs(row_p[j + one]) * t[np.uint64(row_to[j + one]) ^ f]
+        j += two
+    if j < end:
+        t0 += abs(row_p[j]) * t[np.uint64(row_to[j]) ^ f]
+    return t0 + t1
+
+
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _row_tie_values(i, x, t, data):
+    """A's and B's chances of a tied end at x (the i-th state of the order), from their rows."""
+    rows, row_tie, tab_a, idx_a, tab_b, idx_b, n = data
+    choices, row_ptr, _, row_to, row_p = rows
+    c0 = choices[0]
+    ra = (tab_a[idx_a[x]] - c0) * n + i
+    rb = (tab_b[idx_b[x]] - c0) * n + i
+    a = _tie_sum(ra, 0, t, row_ptr, row_tie, row_to, row_p)
+    b = _tie_sum(rb, 1, t, row_ptr, row_tie, row_to, row_p)
+    return a, b
+
+
+_sweep_row_ties = level_sweeps(_row_tie_values)
+
+
+@kernel(
+    types.int64(ROWS, F8, I8, I8, types.boolean, I8, I8, I8, I8, F8, types.float64),
+    fastmath=_FAST,
+)
+def _tying_rows(rows, row_tie, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, t, tol):
+    """Like _tying, from the model's rows and each row's own tie (``engine.row_ties``): the
+    sweep a pair's value takes on rows (``evaluation._evaluate_rows``), and about its cost."""
+    data = (rows, row_tie, tab_a, idx_a, tab_b, idx_b, len(order))
+    return _sweep_row_ties(order, level_ptr, cyclic, t, tol, data)
+
+
 @kernel(
     types.int64(RULES, I8, I8, I8, I8, I8, I8, F8, types.float64),
 )
@@ -340,8 +391,8 @@ def _tying(rules, order, level_ptr, tab_a, idx_a, tab_b, idx_b, t, tol):
     """Fill t (t[2x]: A to move at x, t[2x+1]: B) with the chance that the game ends in a tie,
     for fixed policies: the outcomes that tie, plus each continuing outcome's chance of tying,
     level by level from 0 (a closed loop stays at 0: a game that never ends is ``ending``'s).
-    Rows keep a tie only folded into their constant, so every outcome is resolved here.
-    Returns -1, or a level that did not converge."""
+    Every outcome is resolved on the spot: for models without rows (``_tying_rows`` reads them
+    where they exist). Returns -1, or a level that did not converge."""
     roll_kind, resolve, _, resolve_row, by_row = rules[:5]
     params, dist_ptr, dist_value, dist_prob, choices = rules[5:]
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
@@ -378,14 +429,54 @@ def _tying(rules, order, level_ptr, tab_a, idx_a, tab_b, idx_b, t, tol):
 def tie_chance(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
     """The chance that a game of A against B ends in a tie (equal final scores: Greed, Big
     Pig), A moving first and A moving second; 0 where the rules have no tie. With the chance
-    of a win, ``evaluate``'s value (a tie counts half) splits into win, loss and tie."""
+    of a win, ``evaluate``'s value (a tie counts half) splits into win, loss and tie.
+
+    Computed as the pair's value is (``plan.choose``): on whole turns, on rows, or resolving
+    each outcome on the spot, so that a tie costs about what the value costs."""
     m = rules.model
     if not getattr(rules, "has_ties", False):
         return 0.0, 0.0
     e = engine(m)
+    tables = a.period == b.period == e.observation_period != 0
+    how = plan.choose(e, tables=tables, periodic=bool(a.period and b.period))
+    if how is Evaluator.TURNS:
+        from hogbench.exact.turns import tie_turns
+
+        return tie_turns(rules, a, b)
     chance = np.zeros(2 * m.n_states)
-    stuck = _tying(
-        e.rules, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance, TOLERANCE
-    )
+    with e.lock:
+        if how in (Evaluator.ROWS_PASS, Evaluator.ROWS_SWEEPS):
+            stuck = _tying_rows(
+                e.rows, e.row_ties, m.order, m.level_ptr, m.cyclic, a.table, a.index, b.table,
+                b.index, chance, TOLERANCE,
+            )  # fmt: skip
+        else:
+            stuck = _tying(
+                e.rules, m.order, m.level_ptr, a.table, a.index, b.table, b.index, chance,
+                TOLERANCE,
+            )  # fmt: skip
     check_converged(rules, stuck)
     return float(chance[2 * m.start]), float(chance[2 * m.start + 1])
+
+
+def tie_grid(
+    rules: RuleSet, tables_a: list[np.ndarray], tables_b: list[np.ndarray], wanted: np.ndarray
+) -> np.ndarray:
+    """``tie_chance`` of each of TABLES_A against each of TABLES_B where WANTED[i, j] says so,
+    as ``evaluation.evaluate_grid`` gives their values: ties[i, j] = (A_i first, A_i second),
+    NaN where not wanted, 0 where the rules have no tie."""
+    ties = np.full((len(tables_a), len(tables_b), 2), np.nan)
+    if not getattr(rules, "has_ties", False):
+        ties[wanted] = 0.0
+        return ties
+    m = rules.fit(*tables_a, *tables_b)
+    if engine(m).whole_turns:  # turn rows are kept by the table as kept (int8)
+        policies_a, policies_b = (
+            [Policy(np.asarray(t).reshape(-1), m.observation) for t in ts]
+            for ts in (tables_a, tables_b)
+        )
+    else:
+        policies_a, policies_b = ([table_policy(m, t) for t in ts] for ts in (tables_a, tables_b))
+    for i, j in zip(*np.nonzero(wanted), strict=True):
+        ties[i, j] = tie_chance(rules, policies_a[i], policies_b[j])
+    return ties

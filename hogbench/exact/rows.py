@@ -60,7 +60,9 @@ def _count_continuing(roll_kind, resolve, params, order, choices, dist_ptr, dist
 
 
 @kernel(
-    types.Tuple((I8, F8, I4, F8))(ROLL_KIND_T, RESOLVE_T, I8, I8, I8, I8, I8, F8, types.int64),
+    types.Tuple((I8, F8, I4, F8, I8, F8))(
+        ROLL_KIND_T, RESOLVE_T, I8, I8, I8, I8, I8, F8, types.int64
+    ),
 )
 def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value, dist_prob, size):
     """Rows for every (choice, position in ORDER): row ci * n + i, for at most SIZE entries.
@@ -69,6 +71,11 @@ def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value
     ties, and the 1 in each ``1 - v`` of an outcome where the other player moves next. Then per
     continuing outcome: row_to = 2 * successor + (1 if the other player moves next), row_p =
     its probability, negative when the other player moves next (its value counts as 1 - v).
+
+    The rows that can end tied, and their chance of it (tie_row, tie_p), are kept apart too:
+    row_const holds a tie only at half its weight, and a tie's chance is asked for on its own
+    (``analysis.tie_chance``). Few rows can tie (Greed's and Big Pig's last turns; none in Hog),
+    so they are listed rather than kept for every row.
     """
     n = len(order)
     nc = len(choices)
@@ -77,12 +84,16 @@ def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value
     to = np.empty(size, dtype=np.int32)
     prob = np.empty(size)
     m = 0
+    tie_row = np.empty(0, dtype=np.int64)
+    tie_p = np.empty(0)
+    ties = 0
     for ci in range(nc):
         c = choices[ci]
         for i in range(n):
             x = order[i]
             k = roll_kind(params, x, c)
             const = 0.0
+            tie = 0.0
             for d in range(dist_ptr[k], dist_ptr[k + 1]):
                 code = resolve(params, x, c, dist_value[d])
                 kind = code & 7
@@ -91,6 +102,7 @@ def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value
                     const += p
                 elif kind == TIE:
                     const += 0.5 * p
+                    tie += p
                 elif kind == OTHER:
                     const += p
                     to[m] = 2 * (code >> 3) + 1
@@ -102,7 +114,15 @@ def _build_rows(roll_kind, resolve, params, order, choices, dist_ptr, dist_value
                     m += 1
             row_const[ci * n + i] = const
             row_ptr[ci * n + i + 1] = m
-    return row_ptr, row_const, to[:m].copy(), prob[:m].copy()
+            if tie > 0.0:
+                if ties == len(tie_row):  # rare: grown by doubling
+                    tie_row = np.concatenate((tie_row, np.empty(max(16, ties), np.int64)))
+                    tie_p = np.concatenate((tie_p, np.empty(max(16, ties))))
+                tie_row[ties] = ci * n + i
+                tie_p[ties] = tie
+                ties += 1
+    tie_row, tie_p = tie_row[:ties].copy(), tie_p[:ties].copy()
+    return row_ptr, row_const, to[:m].copy(), prob[:m].copy(), tie_row, tie_p
 
 
 class GridRows(NamedTuple):
@@ -226,6 +246,7 @@ class _Engine:
     lock: threading.Lock = field(default_factory=threading.Lock)
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
+    _row_ties: tuple[np.ndarray, np.ndarray] | None = None  # (row, chance), set with the rows
 
     @functools.cached_property
     def row_entries(self) -> int:
@@ -269,16 +290,28 @@ class _Engine:
             return Rows(m.choices, np.zeros(1, np.int64), np.zeros(0), np.zeros(0, np.int32),
                         np.zeros(0))  # fmt: skip
         r = self.rules
-        built = _build_rows(
+        *built, tie_row, tie_p = _build_rows(
             r.roll_kind, r.resolve, m.params, m.order, m.choices, m.dist_ptr, m.dist_value,
             m.dist_prob, self.row_entries,
         )  # fmt: skip
+        self._row_ties = tie_row, tie_p
         return Rows(m.choices, *built)
 
     @functools.cached_property
     def grid_rows(self) -> GridRows | None:
         """The rows as the grid kernel reads them (None: they do not fit its codes)."""
         return GridRows.of(self.rows, self.model, self.position)
+
+    @functools.cached_property
+    def row_ties(self) -> np.ndarray:
+        """Each row's chance of ending tied right away (a tie's whole weight, where row_const
+        holds half of it): zero but for the few rows that can tie."""
+        rows = self.rows
+        tie = np.zeros(len(rows.row_ptr) - 1)
+        if self._row_ties is not None:
+            tie_row, tie_p = self._row_ties
+            tie[tie_row] = tie_p
+        return tie
 
     @functools.cached_property
     def memory_rows(self) -> MemoryRows:

@@ -68,12 +68,15 @@ class TurnRows:
     """One table's turns: for turn start ``turn_starts[i]``, the mover's chance of winning is
     const[i] plus, for each slot s in ptr[i]..ptr[i+1]-1, p[s] * w[to[s]], where w[2j + 1] is
     the other player's value at turn start j (p is negative: a handed-on turn is won by the
-    mover when the other player loses it)."""
+    mover when the other player loses it). The game's chance of ending tied from turn start i
+    is tie[i] plus, for each slot, -p[s] times the tie chance at to[s] (``tie_turns``)."""
 
     const: np.ndarray
     ptr: np.ndarray
     to: np.ndarray
     p: np.ndarray
+    #: tie[i]: the chance that turn start i's turn ends the game tied (const counts it half)
+    tie: np.ndarray
 
 
 #: A table as kept (int8), read where it lies: a worker's tables may arrive read-only (memory-
@@ -106,7 +109,7 @@ def _slot(keys, key):
 
 
 @kernel(
-    types.Tuple((F8, I8, I4, F8))(RULES, I8, KEPT_TABLE, I8, types.int64, I8),
+    types.Tuple((F8, I8, I4, F8, F8))(RULES, I8, KEPT_TABLE, I8, types.int64, I8),
     fastmath=_FAST,
 )
 def _turn_rows(rules, turn_starts, table, index, room, stop):
@@ -145,6 +148,7 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
     handed = np.zeros(n_turns)  # chance of handing the turn on to each turn start
     ended = np.empty(n_turns, dtype=np.int64)  # the turn starts it hands on to
     const = np.zeros(n_turns)
+    tie = np.zeros(n_turns)  # the turn's chance of ending the game tied
     ptr = np.zeros(n_turns + 1, dtype=np.int64)
     to = np.empty(max(16, (ENDS_PER_TURN + 2) * n_turns), dtype=np.int32)
     p = np.empty(len(to))
@@ -178,10 +182,10 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                     if seen_keys[at] != y:  # found now
                         if start_keys[_slot(start_keys, y)] == y:  # a roll may not begin a turn
                             stop[0] = x
-                            return const, ptr, to, p
+                            return const, ptr, to, p, tie
                         if n_found == room:
                             stop[0] = -2
-                            return const, ptr, to, p
+                            return const, ptr, to, p, tie
                         seen_keys[at], seen_number[at], seen_at[n_found] = y, n_found, at
                         found[n_found] = y
                         waiting[n_found] = 0
@@ -193,13 +197,13 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                     at = _slot(start_keys, y)
                     if start_keys[at] != y:  # handed to a state no turn begins in
                         stop[0] = x
-                        return const, ptr, to, p
+                        return const, ptr, to, p, tie
                     lead[d] = -2 - start_number[at]
                 else:
                     lead[d] = -1
         if waiting[0] > 0:
             stop[0] = x0
-            return const, ptr, to, p
+            return const, ptr, to, p, tie
         # Carry the turn's chances forward, each state once all rolls into it are carried.
         mass[0] = 1.0
         ready[0] = 0
@@ -236,11 +240,12 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
                         win += q
                     elif kind == TIE:
                         win += 0.5 * q
+                        tie[i] += q
         if n_ready < n_found:  # some states were never ready: rolls loop inside the turn
             for r in range(n_found):
                 if waiting[r] > 0:
                     stop[0] = found[r]
-                    return const, ptr, to, p
+                    return const, ptr, to, p, tie
         for r in range(n_found):
             seen_keys[seen_at[r]] = -1
             mass[r] = 0.0
@@ -258,7 +263,7 @@ def _turn_rows(rules, turn_starts, table, index, room, stop):
             m += 1
         const[i] = win
         ptr[i + 1] = m
-    return const, ptr, to[:m].copy(), p[:m].copy()
+    return const, ptr, to[:m].copy(), p[:m].copy(), tie
 
 
 @njit(cache=True, fastmath=_FAST, inline="always")
@@ -290,6 +295,37 @@ def _evaluate_turns(
     identity = np.arange(len(const_a))
     data = (const_a, ptr_a, to_a, p_a, const_b, ptr_b, to_b, p_b)
     return _sweep_turns(identity, level_ptr, True, w, tol, data)
+
+
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _turn_ties(i, x, t, data):
+    """The chances that the game ends tied from turn start i, A and B to move, from their
+    tables' turn rows: the turn's own tie, and each hand-on's chance (-p: the rows keep it
+    negative) times the tie chance where it leads. A tie is the same end for both players, so
+    no ``1 -`` as in a value."""
+    tie_a, ptr_a, to_a, p_a, tie_b, ptr_b, to_b, p_b = data
+    a = tie_a[i]
+    for s in range(ptr_a[i], ptr_a[i + 1]):
+        a -= p_a[s] * t[to_a[s]]
+    b = tie_b[i]
+    for s in range(ptr_b[i], ptr_b[i + 1]):
+        b -= p_b[s] * t[to_b[s] ^ 1]
+    return a, b
+
+
+_sweep_turn_ties = level_sweeps(_turn_ties)
+
+
+@kernel(
+    types.int64(F8, I8, I4, F8, F8, I8, I4, F8, I8, F8, types.float64),
+    fastmath=_FAST,
+)
+def _tie_turns(tie_a, ptr_a, to_a, p_a, tie_b, ptr_b, to_b, p_b, level_ptr, t, tol):  # fmt: skip
+    """Fill t (t[2i]: A to move at turn start i, t[2i+1]: B) with the chance of a tied end, as
+    _evaluate_turns fills values; return -1 or a level that did not converge."""
+    identity = np.arange(len(tie_a))
+    data = (tie_a, ptr_a, to_a, p_a, tie_b, ptr_b, to_b, p_b)
+    return _sweep_turn_ties(identity, level_ptr, True, t, tol, data)
 
 
 @dataclass
@@ -331,7 +367,7 @@ def opponents_at_once(model: GameModel) -> int:
 
 
 def _size(rows: TurnRows) -> int:
-    return sum(a.nbytes for a in (rows.const, rows.ptr, rows.to, rows.p))
+    return sum(a.nbytes for a in (rows.const, rows.ptr, rows.to, rows.p, rows.tie))
 
 
 def turn_rows(rules: RuleSet, policy: Policy) -> TurnRows:
@@ -382,3 +418,22 @@ def evaluate_turns(rules: RuleSet, a: Policy, b: Policy) -> SeatValues:
         )
     at = int(np.flatnonzero(m.turn_starts == m.start)[0])
     return SeatValues(first=float(w[2 * at]), second=float(1.0 - w[2 * at + 1]), v_a=None, v_b=None)
+
+
+def tie_turns(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
+    """The chance that A against B ends tied, A first and A second, from their turn rows (the
+    rows ``evaluate_turns`` uses: a pair's tie costs what its value costs)."""
+    m = rules.model
+    turns = _turns(m)
+    ra, rb = turn_rows(rules, a), turn_rows(rules, b)
+    t = np.zeros(2 * len(m.turn_starts))
+    stuck = _tie_turns(
+        ra.tie, ra.ptr, ra.to, ra.p, rb.tie, rb.ptr, rb.to, rb.p, turns.level_ptr, t, TOLERANCE
+    )
+    if stuck >= 0:
+        raise HogbenchError(
+            f"{rules.name}: tie chances did not converge within {MAX_SWEEPS} sweeps at level"
+            f" {stuck} (a pair of strategies that can loop forever without progress?)"
+        )
+    at = int(np.flatnonzero(m.turn_starts == m.start)[0])
+    return float(t[2 * at]), float(t[2 * at + 1])
