@@ -348,6 +348,12 @@ def html_page(report: Report, pictures: dict[str, Any] | None = None, files: lis
             if report.undecided.any()
             else ""
         )
+        + (
+            ". A win rate counts a tie half; a cell's wins, losses and ties, apart, show on"
+            " hover and are in pairs.csv"
+            if report.can_tie
+            else ""
+        )
         + ".</p>"
     )
     parts.append(_legend(report.threshold))

@@ -84,9 +84,9 @@ class PairRecord:
     """A played pair once, from the side of A (ranked above B); positions in the standings.
 
     ``wins``, ``losses`` and ``ties`` are games for a Monte Carlo pair, and probabilities for an
-    exact one (None where the rule set's games can tie and the engine does not split a tie from
-    a win: the rate then counts a tie half). ``games`` is the games played (None when exact),
-    ``cap`` the most it could have played."""
+    exact one, averaged over both seatings (None only where a game may never end, hog-sp22's
+    tie, which the rate counts half and the engine does not split from a win). ``games`` is
+    the games played (None when exact), ``cap`` the most it could have played."""
 
     a: int
     b: int
@@ -171,9 +171,11 @@ class Report:
         game moving first ended r1 and its game moving second r2 (0 won, 1 lost, 2 tied): its
         games won, lost and tied, and the games played (twice the pairs), follow from them, and
         are in pairs.csv. ``elo`` is a's Elo difference over b, ``los`` the likelihood that a is
-        the stronger. An exact pair's wins, losses and ties are its rate and 1 - rate where the
-        rule set's games cannot tie (``can_tie``); where they can, a tie counts half in the
-        rate and is not split from a win.
+        the stronger. An exact row's wins, losses and ties are A's chances of each, averaged
+        over both seatings: its rate and 1 - rate where the rule set's games cannot tie
+        (``can_tie``); where they end tied on equal scores (Greed, Big Pig) the tie's chance
+        apart, the rate counting it half; null where a game may never end (hog-sp22), a tie the
+        rate counts half and that is not split from a win.
         """
         exact_rows, mc_rows = [], []
         for r in self.pairs:
@@ -181,6 +183,7 @@ class Report:
                 exact_rows.append(
                     [r.a, r.b, *(_round(x, EXACT_DIGITS) for x in (r.first, r.second, r.win_rate))]
                     + [_round(r.elo, 1)]
+                    + [_round(x, EXACT_DIGITS) for x in (r.wins, r.losses, r.ties)]
                 )
             else:
                 mc_rows.append(
@@ -224,7 +227,7 @@ class Report:
 
 
 #: The columns of results.json's pair rows. a and b are positions in "standings" (0 = first).
-EXACT_COLUMNS = ["a", "b", "first", "second", "win_rate", "elo"]
+EXACT_COLUMNS = ["a", "b", "first", "second", "win_rate", "elo", "wins", "losses", "ties"]
 MC_COLUMNS = ["a", "b", "win_rate", "ci_low", "ci_high", "decision", "elo", "los", "joint"]
 
 
@@ -310,7 +313,10 @@ def build(
             rates[p, q] = r.win_rate
             decided = ABOVE if r.win_rate > t.threshold else BELOW
             scored[p, q] = decided == ABOVE
-            if tie_free:
+            split = r.split
+            if split is not None:  # the rules' ties, split from wins
+                wins[p, q], losses[p, q], ties[p, q] = split
+            elif tie_free:
                 wins[p, q], losses[p, q], ties[p, q] = r.win_rate, 1 - r.win_rate, 0.0
         else:
             # The paired estimate once per cell: at 300 entrants there are 89,700 of them.

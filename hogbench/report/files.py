@@ -17,6 +17,7 @@ from hogbench.names import csv_cell
 from hogbench.results import TIE_BREAK, Report
 from hogbench.tournament.field import Slot
 from hogbench.tournament.gauntlets import GauntletRow
+from hogbench.tournament.store import PairResult
 
 #: The columns of standings.csv, and of pairs.csv.
 STANDINGS_COLUMNS = [
@@ -119,6 +120,18 @@ def write_reports(report: Report, out: Path) -> list[Path]:
 
 
 # -- gauntlet ----------------------------------------------------------------------------------
+def _wlt(result: PairResult | None) -> list[float] | None:
+    """A gauntlet pair's wins, losses and ties: games (Monte Carlo), or chances averaged over
+    both seatings (exact, where the rules have ties; None for other exact pairs, whose rate is
+    their chance of winning)."""
+    if result is None:
+        return None
+    if not result.exact:
+        return list(result.totals)
+    split = result.split
+    return None if split is None else list(split)
+
+
 def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[str, Any]:
     from hogbench import stats
     from hogbench.results import elo as finite_elo
@@ -151,7 +164,7 @@ def gauntlet_data(me: Slot, rows: list[GauntletRow], threshold: float) -> dict[s
                 "win_rate": r.result.win_rate if r.result else None,
                 "first": r.result.first if r.result else None,
                 "second": r.result.second if r.result else None,
-                "wlt": list(r.result.totals) if r.result and not r.result.exact else None,
+                "wlt": _wlt(r.result),
                 "games": 2 * r.result.paired.pairs if r.result and not r.result.exact else None,
                 "ci": list(r.result.interval) if r.result and not r.result.exact else None,
                 "pairs": r.result.paired.pairs if r.result and not r.result.exact else None,

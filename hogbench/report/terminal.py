@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -113,9 +114,10 @@ def cell_text(report: Report, p: int, q: int, view: str = "rate") -> str:
     if view == "wlt":
         w, lo, t = report.wins[p, q], report.losses[p, q], report.ties[p, q]
         if report.exact[p, q]:
-            if math.isnan(w):  # a tie is not split from a win: the rate counts it half
+            if math.isnan(w):  # a game that never ends, not split from a win: counted half
                 return f"{100 * rate:.1f}½"
-            return f"{100 * w:.0f}/{100 * lo:.0f}/{100 * t:.0f}"
+            tie = "<1" if 0 < t < 0.005 else f"{100 * t:.0f}"  # not 0 where a tie can happen
+            return f"{100 * w:.0f}/{100 * lo:.0f}/{tie}"
         return f"{int(w)}/{int(lo)}/{int(t)}{mark}"
     if report.exact[p, q]:
         return f"{100 * rate:.1f}"
@@ -231,15 +233,18 @@ def console_report(
     if n >= 2:
         shown = matrix_fit(report, width, view)
         if view == "wlt":
+            unsplit = report.exact & np.isnan(report.wins) & ~np.isnan(report.rates)
             what = (
                 "wins/losses/ties of the row against the column (Monte Carlo: games;"
                 " exact: probabilities, %"
-                + ("; ½: a tie counts half, not split" if report.can_tie else "")
+                + ("; ½: a game that never ends counts half, not split" if unsplit.any() else "")
                 + ")"
             )
         else:
             what = (
-                "win rate of the row against the column (%; ± Monte Carlo, with its 95% interval)"
+                "win rate of the row against the column (%; ± Monte Carlo, with its 95% interval"
+                + ("; a tie counts half, --matrix wlt shows it apart" if report.can_tie else "")
+                + ")"
             )
         if report.undecided.any():
             what += "; ? undecided"
@@ -336,6 +341,8 @@ def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list
             continue
         res = r.result
         mode = "exact" if res.exact else "MC " + "/".join(map(str, res.totals))
+        if res.split is not None and res.split[2] > 0:  # the rules' ties, apart (W/L/T, %)
+            mode += " " + "/".join(f"{100 * x:.2f}" for x in res.split)
         interval = "" if res.exact else "{} – {}".format(*map(pct, res.interval))
         if r.decision == UNDECIDED:
             verdict = Text("undecided", "yellow")

@@ -157,14 +157,16 @@ def _play_exact_grid(
     start = time.perf_counter()
     try:
         seats = ([players[name] for name in names] for names in (row, column))
-        values = play_exact_grid(rules, *seats, wanted)
+        values, ties = play_exact_grid(rules, *seats, wanted)
     except HogbenchError:  # one pair that cannot be evaluated fails alone
         return [_play_exact_pair(rules, players, key) for key in keys]
     seconds = (time.perf_counter() - start) / len(keys)
-    return [
-        PairResult(key, *map(float, values[row[key.a], column[key.b]]), None, seconds)
-        for key in keys
-    ]
+    results: list[PairResult | PairFailure] = []
+    for key in keys:
+        at = row[key.a], column[key.b]
+        tied = None if ties is None else (float(ties[at][0]), float(ties[at][1]))
+        results.append(PairResult(key, *map(float, values[at]), None, seconds, tied))
+    return results
 
 
 def _play_exact_pair(
@@ -174,7 +176,7 @@ def _play_exact_pair(
         played = play_pair(rules, players[key.a], players[key.b], "exact")
     except HogbenchError as exc:
         return PairFailure(key, str(exc), False)
-    return PairResult(key, played.first, played.second, None, played.seconds)
+    return PairResult(key, played.first, played.second, None, played.seconds, played.ties)
 
 
 def _dispatch(
@@ -304,6 +306,8 @@ def play_pairs(
     }
     by_key = dict(zip(names, entrants, strict=True))
     found = store.get(keys.values()) if store is not None else {}
+    if rules.has_ties:  # exact pairs stored before their ties were are played again
+        found = {k: r for k, r in found.items() if not (r.exact and r.ties is None)}
     missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
     played = Played(stored=len(set(keys.values()) & set(found)))
     live = {name for name, e in zip(names, entrants, strict=True) if not e.tableable}

@@ -34,12 +34,13 @@ CREATE TABLE IF NOT EXISTS pairs (
     second REAL NOT NULL,
     counts TEXT,
     seconds REAL NOT NULL,
+    ties TEXT,
     PRIMARY KEY (rules, a, b, mode, seed, games)
 )
 """
 
 
-COLUMNS = "a, b, mode, seed, games, first, second, counts, seconds"
+COLUMNS = "a, b, mode, seed, games, first, second, counts, seconds, ties"
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,10 @@ class PairResult:
     stream, seats swapped): counts[3 * r1 + r2] pairs in which A's game moving first ended r1
     and its game moving second r2, results (won, lost, tied). The pair is the unit of sampling
     (``hogbench.stats``), so these counts carry the interval, not just the rates.
+
+    An exact pair under rules whose games can tie (``RuleSet.has_ties``) keeps in ``ties`` the
+    chance of a tied end, A first and A second: ``first`` is A's chance of winning plus half
+    of it, so the two split each seating into win, loss and tie (``split``).
     """
 
     key: PairKey
@@ -95,6 +100,7 @@ class PairResult:
     second: float
     counts: tuple[int, ...] | None = None
     seconds: float = 0.0
+    ties: tuple[float, float] | None = None
 
     @property
     def exact(self) -> bool:
@@ -120,6 +126,16 @@ class PairResult:
     def interval(self) -> tuple[float, float] | None:
         paired = self.paired
         return None if paired is None else paired.interval()
+
+    @property
+    def split(self) -> tuple[float, float, float] | None:
+        """An exact pair's chances of A winning, losing and tying, averaged over both seatings
+        (None: Monte Carlo, or an exact pair whose ties were not computed)."""
+        if self.counts is not None or self.ties is None:
+            return None
+        tie = (self.ties[0] + self.ties[1]) / 2
+        win = max(0.0, self.win_rate - tie / 2)
+        return win, max(0.0, 1.0 - win - tie), tie
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -166,6 +182,7 @@ class PairResult:
             1.0 - self.first,
             counts,
             self.seconds,
+            None if self.ties is None else (self.ties[1], self.ties[0]),
         )
 
 
@@ -181,6 +198,9 @@ class Store:
             self.db = sqlite3.connect(str(path), timeout=60)
             with self.db:
                 self.db.execute(SCHEMA)
+                columns = {row[1] for row in self.db.execute("PRAGMA table_info(pairs)")}
+                if "ties" not in columns:  # a store from before exact ties were kept
+                    self.db.execute("ALTER TABLE pairs ADD COLUMN ties TEXT")
             self.db.execute(f"SELECT {COLUMNS} FROM pairs LIMIT 1").fetchall()
         except sqlite3.DatabaseError as exc:
             raise HogbenchError(
@@ -194,13 +214,17 @@ class Store:
         found: dict[PairKey, PairResult] = {}
         for rules in {k.rules for k in wanted}:
             rows = self.db.execute(f"SELECT {COLUMNS} FROM pairs WHERE rules = ?", (rules,))
-            for a, b, mode, seed, games, first, second, counts, seconds in rows:
+            for a, b, mode, seed, games, first, second, counts, seconds, ties in rows:
                 key = PairKey(rules, a, b, mode, seed, games)
                 if key in wanted:
                     parsed = tuple(int(c) for c in counts.split()) if counts else None
                     if mode != "exact" and (parsed is None or len(parsed) != 9):
                         continue  # kept per seating by an older version: play it again
-                    found[key] = PairResult(key, first, second, parsed, seconds)
+                    tied = tuple(float(t) for t in ties.split()) if ties else None
+                    if tied is not None and len(tied) != 2:
+                        continue  # unreadable: play it again
+                    result = PairResult(key, first, second, parsed, seconds, tied)  # type: ignore[arg-type]
+                    found[key] = result
         return found
 
     def put(self, results: Iterable[PairResult]) -> None:
@@ -217,11 +241,16 @@ class Store:
                 r.second,
                 " ".join(map(str, r.counts)) if r.counts is not None else None,
                 r.seconds,
+                " ".join(map(repr, r.ties)) if r.ties is not None else None,
             )
             for r in results
         ]
         with self.db:
-            self.db.executemany("INSERT OR REPLACE INTO pairs VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            self.db.executemany(
+                "INSERT OR REPLACE INTO pairs (rules, a, b, mode, seed, games, first, second,"
+                " counts, seconds, ties) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]
