@@ -178,3 +178,71 @@ def test_best_responses_past_their_budget_are_said_to_be_missing(
     report = results.build(result, budget=1e-9)  # the CLI gives both the same budget
     assert np.isnan(report.best).all()
     assert "(3 without one: past the 0 s budget)" in report.best_note
+
+
+HOSTILE = Path(__file__).parent / "hostile"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "counts_calls.py",  # state kept in the module: counted afresh by the second import
+        "random_at_import.py",  # random draws at import: another seed, another table
+        "uses_random.py",
+        "patch_builtins.py",  # a builtin replaced by the first import is restored
+        "patch_random.py",
+        "raises_at_state.py",
+        "syntax_error.py",
+    ],
+)
+def test_two_imports_in_one_worker_give_the_verdict_of_two_workers(name):
+    """A tournament imports each file twice in one worker (``Request.one_worker``), not in
+    two at once: the verdict, table or failure, is the same word for word."""
+    from hogbench.errors import StrategyError
+    from hogbench.loading import load_entrant
+
+    rules = get_rules("hog-su21", 10)
+    verdicts = []
+    for one_worker in (False, True):
+        try:
+            entrant = load_entrant(str(HOSTILE / name), rules, cache=False, one_worker=one_worker)
+        except StrategyError as exc:
+            verdicts.append(("failed", str(exc)))
+        else:
+            table = entrant.table.hash if entrant.table is not None else None
+            verdicts.append((table, entrant.live_reason, entrant.function, entrant.name))
+    assert verdicts[0] == verdicts[1]
+
+
+def test_the_second_import_forgets_the_modules_of_the_first(tmp_path):
+    """State a sibling module keeps from the first import is gone at the second, as in a new
+    worker: a file that counts its imports in a helper module is the same table both times."""
+    from hogbench.loading import load_entrant
+
+    (tmp_path / "helper.py").write_text(
+        "COUNT = 0\n\n\ndef bump():\n    global COUNT\n    COUNT += 1\n    return COUNT\n"
+    )
+    (tmp_path / "hog.py").write_text(
+        "import helper\n\nOFFSET = helper.bump()\n\n\n"
+        "def final_strategy(score, opponent_score):\n    return OFFSET\n"
+    )
+    rules = get_rules("hog-su21", 10)
+    entrant = load_entrant(str(tmp_path / "hog.py"), rules, cache=False, one_worker=True)
+    assert entrant.table is not None and set(entrant.table.choices.tolist()) == {1}
+
+
+def test_a_tournament_starts_one_worker_a_file(tmp_path, monkeypatch, fresh_cache):
+    from hogbench.sandbox import collect
+
+    started = []
+    real = collect.Session
+
+    def counted(*args, **kwargs):
+        started.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(collect, "Session", counted)
+    specs = field(tmp_path)[:2]
+    slots = tm.load_slots(specs, get_rules("hog-su21", 20), jobs=2)
+    assert all(s.entrant is not None for s in slots)
+    assert len(started) == 2  # one a file, under rules that demand two imports of each

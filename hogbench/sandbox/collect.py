@@ -1,11 +1,13 @@
 """A file's answers at every state: the table job.
 
 Each state is called twice, the second time in reverse order. Under rules that demand a
-deterministic strategy (the contests'), the two passes run in two separate workers, each
-importing the file afresh with its own random seed, at the same time: a strategy whose table
-depends on randomness drawn at import (a Monte Carlo experiment run to pick its constants)
-then differs between them, as it would between two runs of the course's tournament. Elsewhere
-one worker makes both passes.
+deterministic strategy (the contests'), the two passes come from two imports of the file, each
+with its own random seed: a strategy whose table depends on randomness drawn at import (a
+Monte Carlo experiment run to pick its constants) then differs between them, as it would
+between two runs of the course's tournament. The two imports run in two workers at the same
+time, or (``Request.one_worker``, as a tournament loading many files asks) one after the other
+in one worker, every module of the first import forgotten before the second: one cold start
+of a worker instead of two. Elsewhere one worker makes both passes.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class _Run:
     output: str = ""
     output_bytes: int = 0
     error: BaseException | None = None
+    reimport: bool = False  # each pass after the first comes from a second import
+    again: str = ""  # the function the second import chose
 
     def __call__(self, limit: float) -> None:
         session = self.session
@@ -77,6 +81,14 @@ class _Run:
                     else:  # a pass after the first: its own limit
                         session.worker.budget = self.seconds + limit
                         deadline = time.monotonic() + wall_cap(limit)
+                        if self.reimport:  # its import shares the pass's limit
+                            session.stage = "import"
+                            loaded = session.expect("loaded", deadline)
+                            again = loaded.get("function") if isinstance(loaded, dict) else None
+                            if not isinstance(again, str):
+                                raise session.malformed("a function name that is not a name")
+                            self.again = again
+                            session.stage = f"{key} pass"
                     found.append(session.expect_answers(key, deadline))
                     if key == self.passes[0]:
                         self.seconds = session.worker.clock.taken()[0]
@@ -112,11 +124,15 @@ def collect_answers(
     cpu = math.ceil(2 * opts.time_limit) + 2
     across = rules.requires_deterministic
     plans = [(PASSES, 0)] if not across else [(("first",), 0), (("second",), 1)]
+    if across and opts.one_worker:  # the second import in the same worker, seeded anew
+        plans = [(PASSES, 0)]
+        job["reimport"] = 1
     runs: list[_Run] = []
     try:
         for passes, seed in plans:
             part = {**job, "passes": list(passes), "seed": seed}
-            runs.append(_Run(Session(spec, opts, part, cpu, rules, n, files), passes))
+            session = Session(spec, opts, part, cpu, rules, n, files)
+            runs.append(_Run(session, passes, reimport="reimport" in job))
     except BaseException:
         for run in runs:
             run.session.close()
@@ -135,10 +151,11 @@ def collect_answers(
             raise run.error
     main = runs[0]
     first, second = (a for run in runs for a in run.answers)
-    if across and runs[1].function != main.function:
+    again = runs[1].function if len(runs) > 1 else main.again or main.function
+    if across and again != main.function:
         raise StrategyError(
             f"{spec.path}:{main.function}",
-            f"chose {runs[1].function!r} as its strategy when imported again: not deterministic",
+            f"chose {again!r} as its strategy when imported again: not deterministic",
         )
     return Answers(
         main.function,

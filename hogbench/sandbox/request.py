@@ -34,6 +34,10 @@ class Request:
     #: bwrap is missing and the run was let go on because its files are hogbench's own
     #: (``hogbench.bundled``): refuse any other file rather than run it unsandboxed
     bundled_only: bool = False
+    #: where the rules demand a deterministic table, import the file twice in one worker, one
+    #: import after the other, instead of in two workers at once: half the workers to start
+    #: when many files load at a time (a tournament), a little longer for one file alone
+    one_worker: bool = False
 
     def __post_init__(self) -> None:
         for name in ("time_limit", "decision_time_limit"):

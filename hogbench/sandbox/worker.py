@@ -107,6 +107,7 @@ def main(argv: list[str]) -> None:
     # Some files draw random numbers as they are imported (the course's experiments, run to
     # pick a strategy's constants). Seeded, a run is repeatable; the parent gives two imports
     # different seeds where the rules demand a table that does not depend on them.
+    fresh = (set(sys.modules), list(sys.path))  # what a second import starts from
     random.seed(job.get("seed", 0))
     try:
         module = _import(job["path"], job["paths"])
@@ -116,19 +117,9 @@ def main(argv: list[str]) -> None:
     if job["mode"] == "probe":
         send(_probed, probe(vars(module), job["probes"]))
         return
-    try:
-        name, strategy = pick_strategy(
-            vars(module), job["names"], job["arity"], job["function"], module.__name__,
-            job["where"], job["not_strategies"],
-        )  # fmt: skip
-    except Refused as exc:
-        send(_message, "error", {"stage": "find", "message": str(exc)})
+    strategy = _pick(module, job, send)
+    if strategy is None:
         return
-    # vars: a module __getattr__ is not called. Some terms' contest files (Spring 2019's among
-    # them) name the entry PLAYER_NAME instead of TEAM_NAME.
-    names = vars(module)
-    team = names.get("TEAM_NAME") or names.get("PLAYER_NAME", names.get("TEAM_NAME"))
-    send(_loaded, name, team)
     if job["mode"] == "live":
         arguments = _arguments(job.get("shape"), job.get("states"))
         for line in commands:
@@ -164,12 +155,22 @@ def main(argv: list[str]) -> None:
     else:
         states = [tuple(state) for state in job["states"]]
     passes = job.get("passes", ["first", "second"])
+    # Where the rules demand a table that does not depend on random draws, the second pass
+    # may come from a second import in this same worker, seeded anew (one cold start, not two)
+    reimport = job.get("reimport")
+    keep = ("names", "arity", "function", "where", "not_strategies")
+    job_path, paths, chosen = job["path"], job["paths"], {key: job[key] for key in keep}
     del job
     gc.freeze()  # nor again and again while the strategy runs
     n = len(states)
     for pass_index, order in enumerate((states, reversed(states))):
         if ("first", "second")[pass_index] not in passes:
             continue
+        if pass_index and reimport is not None:  # the file imported afresh, another seed
+            position[0] = -1  # importing: at no state
+            strategy = _import_again(job_path, paths, fresh, reimport, chosen, send)
+            if strategy is None:
+                return
         # The position, pass * n + i for the state of index i, is stored by the loop itself: the
         # loop that indexed the states and computed it took a fifth longer per call.
         places = range(n) if pass_index == 0 else range(2 * n - 1, n - 1, -1)
@@ -184,6 +185,49 @@ def main(argv: list[str]) -> None:
         if pass_index:
             answers.reverse()  # into observation order
         send_pass(("first", "second")[pass_index], answers)
+
+
+def _pick(module, job, send):
+    """The strategy function of the imported MODULE, having said which (and the team name) to
+    the parent; None when there is none to pick (the parent was told why)."""
+    try:
+        name, strategy = pick_strategy(
+            vars(module), job["names"], job["arity"], job["function"], module.__name__,
+            job["where"], job["not_strategies"],
+        )  # fmt: skip
+    except Refused as exc:
+        send(_message, "error", {"stage": "find", "message": str(exc)})
+        return None
+    # vars: a module __getattr__ is not called. Some terms' contest files (Spring 2019's among
+    # them) name the entry PLAYER_NAME instead of TEAM_NAME.
+    names = vars(module)
+    team = names.get("TEAM_NAME") or names.get("PLAYER_NAME", names.get("TEAM_NAME"))
+    send(_loaded, name, team)
+    return strategy
+
+
+def _import_again(path, paths, fresh, seed, job, send):
+    """The strategy of the file imported once more, as if in a new worker: every module the
+    first import brought in forgotten (the file's own, its siblings, the course's), the path
+    and the builtins as they were at start, random seeded with SEED. Its choice of function
+    and team name go to the parent, which compares them with the first import's."""
+    modules, path_before = fresh
+    for name in set(sys.modules) - modules:
+        del sys.modules[name]
+    sys.path[:] = path_before
+    namespace = vars(builtins)
+    namespace.clear()
+    namespace.update(_BUILTINS)
+    gc.unfreeze()
+    random.seed(seed)
+    try:
+        module = _import(path, paths)
+    except BaseException as exc:
+        send(_failure, "import", exc)
+        return None
+    strategy = _pick(module, job, send)
+    gc.freeze()
+    return strategy
 
 
 def _arguments(shape, states):

@@ -78,7 +78,7 @@ def load_slots(
 
     Loading runs submissions in the sandbox, which waits on worker processes, so threads are
     enough to load several at once. Files that are byte for byte the same (``_first_copies``)
-    are loaded once.
+    are loaded once, and each file starts one worker.
     """
 
     def one(item: Entry | str) -> Slot:
@@ -94,7 +94,7 @@ def load_slots(
             what: Spec | str = spec
             if entry.path is not None:
                 what = Spec(spec, entry.path, entry.function, share=entry.share)
-            entrant = load_entrant(what, rules, **sandbox_options)
+            entrant = load_entrant(what, rules, **sandbox_options, one_worker=many)
             if entrant.live_reason and rules.requires_deterministic and not allow_live:
                 raise StrategyError(spec, live_policy(entrant.live_reason))
         except StrategyError as exc:
@@ -114,6 +114,9 @@ def load_slots(
     entries = [_entry(item) for item in specs]
     first = _first_copies(entries)
     loaded = [entries[k] for k in sorted(set(first))]
+    # Many files at a time keep the cores busy: each is imported twice in one worker, not in
+    # two at once (``sandbox.Request.one_worker``), one cold start of a worker per file.
+    many = len(loaded) > 1
     if progress is not None:
         progress.start("loading entrants", len(specs))
     try:
