@@ -360,31 +360,34 @@ def evaluate_grid(
     tabs_a, tabs_b = (
         np.stack([engine_table(t) - c0 for t in ts], axis=1) for ts in (tables_a, tables_b)
     )
-    w = _aligned_values(2 * grid.n_slots * GRID * GRID)
     start = 2 * grid.start_slot * GRID * GRID
     kernel_rows = tuple(grid[:7])
-    for lo_a in range(0, len(tables_a), GRID):
-        ta = _grid_side(tabs_a[:, lo_a : lo_a + GRID])
-        for lo_b in range(0, len(tables_b), GRID):
-            tb = _grid_side(tabs_b[:, lo_b : lo_b + GRID])
-            ka, kb = min(GRID, len(tables_a) - lo_a), min(GRID, len(tables_b) - lo_b)
-            if not wanted[lo_a : lo_a + ka, lo_b : lo_b + kb].any():
-                continue
-            _evaluate_rows_grid(kernel_rows, grid.observation, ta, tb, w)
-            a_first = w[start : start + GRID * GRID].reshape(GRID, GRID).T  # laid out [b, a]
-            b_first = w[start + GRID * GRID : start + 2 * GRID * GRID].reshape(GRID, GRID)
-            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 0] = a_first[:ka, :kb]
-            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 1] = 1.0 - b_first[:ka, :kb]
+    with e.lock:
+        w = e.grid_values(2 * grid.n_slots * GRID * GRID)
+        _grid_passes(kernel_rows, grid.observation, tabs_a, tabs_b, wanted, w, start, values)
     values[~wanted] = np.nan
     return values
 
 
-def _aligned_values(size: int) -> np.ndarray:
-    """SIZE doubles starting on a 64-byte boundary, so that each vector the grid kernel reads
-    or writes is one cache line (numpy's large arrays start 16 bytes past one)."""
-    spare = np.empty(size + LANES)
-    skip = (-spare.ctypes.data % 64) // 8
-    return spare[skip : skip + size]
+def _grid_passes(
+    kernel_rows: tuple, observation: np.ndarray, tabs_a: np.ndarray, tabs_b: np.ndarray,
+    wanted: np.ndarray, w: np.ndarray, start: int, values: np.ndarray,
+) -> None:  # fmt: skip
+    """The grid kernel's passes over GRID by GRID blocks of TABS_A and TABS_B with a pair
+    WANTED, into VALUES (see evaluate_grid); W holds the kernel's values, START is where the
+    start state's are."""
+    for lo_a in range(0, tabs_a.shape[1], GRID):
+        ta = _grid_side(tabs_a[:, lo_a : lo_a + GRID])
+        for lo_b in range(0, tabs_b.shape[1], GRID):
+            tb = _grid_side(tabs_b[:, lo_b : lo_b + GRID])
+            ka, kb = min(GRID, tabs_a.shape[1] - lo_a), min(GRID, tabs_b.shape[1] - lo_b)
+            if not wanted[lo_a : lo_a + ka, lo_b : lo_b + kb].any():
+                continue
+            _evaluate_rows_grid(kernel_rows, observation, ta, tb, w)
+            a_first = w[start : start + GRID * GRID].reshape(GRID, GRID).T  # laid out [b, a]
+            b_first = w[start + GRID * GRID : start + 2 * GRID * GRID].reshape(GRID, GRID)
+            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 0] = a_first[:ka, :kb]
+            values[lo_a : lo_a + ka, lo_b : lo_b + kb, 1] = 1.0 - b_first[:ka, :kb]
 
 
 def _grid_side(tables: np.ndarray) -> np.ndarray:

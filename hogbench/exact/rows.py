@@ -247,6 +247,7 @@ class _Engine:
     _workspace: _Workspace | None = None
     _values: np.ndarray | None = None
     _row_ties: tuple[np.ndarray, np.ndarray] | None = None  # (row, chance), set with the rows
+    _grid_values: np.ndarray | None = None
 
     @functools.cached_property
     def row_entries(self) -> int:
@@ -364,16 +365,29 @@ class _Engine:
             self._values[:] = self.start_value
         return self._values
 
+    def grid_values(self, size: int) -> np.ndarray:
+        """SIZE doubles from a 64-byte boundary, for the grid kernel's values (see GridRows),
+        the same memory every call (fresh memory costs a page fault per page on first touch):
+        each vector the kernel reads or writes is then one cache line (numpy's large arrays
+        start 16 bytes past one)."""
+        if self._grid_values is None or len(self._grid_values) < size:
+            spare = np.empty(size + 8)
+            skip = (-spare.ctypes.data % 64) // 8
+            self._grid_values = spare[skip : skip + size]
+        return self._grid_values[:size]
+
     def __getstate__(self) -> dict:
         # A model may be pickled with its engine: the lock and the buffers stay behind.
         return {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("lock", "_workspace", "_values", "memory_values")
+            if k not in ("lock", "_workspace", "_values", "_grid_values", "memory_values")
         }
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, lock=threading.Lock(), _workspace=None, _values=None)
+        self.__dict__.update(
+            state, lock=threading.Lock(), _workspace=None, _values=None, _grid_values=None
+        )
 
     def workspace(self, nodes: int) -> _Workspace:
         if self._workspace is None:
