@@ -32,6 +32,9 @@ class Slot:
     folder: Path | None = None  # the student's folder, for a per-student layout
 
 
+#: Files loading at once for each job (``load_slots``): one answering, one starting.
+PIPELINE = 2
+
 #: Stems of the course's own file names: such a file is named after the folder that holds it.
 COURSE_STEMS = {"hog", "hog_contest", "contest", "greed", "pig", "big_pig", "bigpig"}
 
@@ -123,7 +126,10 @@ def load_slots(
         if jobs == 1 or len(loaded) == 1:
             done = [one(s) for s in loaded]
         else:
-            pool = ThreadPoolExecutor(max_workers=min(jobs, len(loaded)))
+            # Two loads a job, pipelined: while one worker answers, the next one starts (a
+            # sandboxed worker's start, its namespaces and its interpreter, is most of a
+            # file's load, and part of it waits on the kernel rather than computing).
+            pool = ThreadPoolExecutor(max_workers=min(PIPELINE * jobs, len(loaded)))
             try:
                 done = list(pool.map(one, loaded))
             except BaseException:
