@@ -55,7 +55,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -70,7 +69,6 @@ from hogbench.rules.base import (
     WIN,
     Builtin,
     GameModel,
-    RuleSet,
     Step,
     distribution_table,
     levels_by_key,
@@ -79,7 +77,7 @@ from hogbench.rules.base import (
     resolve_signature,
     roll_kind_signature,
 )
-from hogbench.rules.pig import HOLD, ROLL, parse_roll_or_hold, wants_roll
+from hogbench.rules.pig import HOLD, ROLL, RollOrHold, wants_roll
 
 GOAL_SCORE = 100
 
@@ -266,12 +264,11 @@ def _resolve_row(params, state, choice, values, lo, hi, out):
         )
 
 
-class BigPig(RuleSet):
+class BigPig(RollOrHold):
     name = "big-pig"
     can_tie = True  # equal scores at the end tie
     hidden_state = "whether the player moved first or second in the round"
     title = "Big Pig (two dice, in rounds)"
-    strategy_args = ("score", "opponent_score", "turn_total")
     options_help = {
         "overshoot": (
             50,
@@ -298,31 +295,6 @@ class BigPig(RuleSet):
     @property
     def obs_shape(self) -> tuple[int, ...]:
         return (self.goal, self.cap + 1, self.cap)
-
-    choice_help = "r to roll, h to hold"
-
-    def choice(self, value: Any) -> int:
-        return ROLL if wants_roll(value) else HOLD
-
-    def describe_choice(self, choice: int) -> str:
-        return "roll" if choice == ROLL else "hold"
-
-    def parse_choice(self, text: str) -> int:
-        return parse_roll_or_hold(text)
-
-    def move_taken(self, state: int, choice: int) -> int:
-        """A hold with a turn total of 0 rolls: a turn starts with a roll (the model's
-        reading), so a hold there is never narrated as one."""
-        return (
-            ROLL
-            if choice == HOLD and _decode(*self.model.params.tolist(), state)[3] == 0
-            else choice
-        )
-
-    def refusal(self, state: int, choice: int) -> str | None:
-        if choice == HOLD and _decode(*self.model.params.tolist(), state)[3] == 0:
-            return "nothing to hold yet: your turn total is 0, and a turn starts with a roll"
-        return None
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         """One decision with a real pair of dice: doubles, snake eyes and Big Pig narrated."""

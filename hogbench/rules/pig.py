@@ -246,27 +246,12 @@ def _resolve(params, state, choice, value):
     return outcome((score * goal + opponent) * goal + turn_total, SAME)
 
 
-class Pig(RuleSet):
-    name = "pig"
-    title = "Pig (Neller & Presser)"
+class RollOrHold(RuleSet):
+    """A game of Pig's choices, roll or hold (Pig, Big Pig): typed r or h, and the strategy's
+    third argument the turn total; a turn starts with a roll, so a hold with nothing to hold
+    rolls."""
+
     strategy_args = ("score", "opponent_score", "turn_total")
-    options_help = {
-        "piglet": (False, "Piglet: a coin instead of a die; heads adds 1, tails loses the turn"),
-    }
-    rule_lines = (
-        ("Roll", "a 1 loses the turn total and ends the turn; 2-6 add to the turn total"),
-        ("Hold", "the turn total is added to the score; a turn starts with a roll"),
-        ("Goal", "the first to reach the goal wins (holding is automatic there)"),
-        ("Piglet", "option: a coin, heads adds 1, tails loses the turn total"),
-    )
-    baseline = "hold_at:20"
-
-    max_goal = 150  # a table has goal**3 states: 3.4M at 150
-
-    @property
-    def obs_shape(self) -> tuple[int, ...]:
-        return (self.goal, self.goal, self.goal)
-
     choice_help = "r to roll, h to hold"
 
     def choice(self, value: Any) -> int:
@@ -287,6 +272,27 @@ class Pig(RuleSet):
         if choice == HOLD and self.state_args(state)[2] == 0:
             return "nothing to hold yet: your turn total is 0, and a turn starts with a roll"
         return None
+
+
+class Pig(RollOrHold):
+    name = "pig"
+    title = "Pig (Neller & Presser)"
+    options_help = {
+        "piglet": (False, "Piglet: a coin instead of a die; heads adds 1, tails loses the turn"),
+    }
+    rule_lines = (
+        ("Roll", "a 1 loses the turn total and ends the turn; 2-6 add to the turn total"),
+        ("Hold", "the turn total is added to the score; a turn starts with a roll"),
+        ("Goal", "the first to reach the goal wins (holding is automatic there)"),
+        ("Piglet", "option: a coin, heads adds 1, tails loses the turn total"),
+    )
+    baseline = "hold_at:20"
+
+    max_goal = 150  # a table has goal**3 states: 3.4M at 150
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        return (self.goal, self.goal, self.goal)
 
     def play_step(self, state: int, choice: int, rng: random.Random) -> Step:
         """One decision with a real die (or Piglet's coin): a roll adds to the turn total or
