@@ -186,11 +186,13 @@ def _dispatch(
     scheduler: str | None,
     work: Callable[..., Any] | None = None,
     size: Callable[[tuple], int] = lambda task: len(task[2]),
+    workers: Workers | None = None,
 ) -> Iterator[Any]:
     """Run WORK (by default play_batch) on each task, yielding each task's results as it
-    finishes; SIZE is how many items (pairs) a task holds."""
-    global _pool_started
+    finishes; SIZE is how many items (pairs) a task holds. WORKERS says whether an earlier
+    phase of the run started the local workers, and is told when this one does."""
     work = work or play_batch
+    workers = workers or Workers()
     if backend == "local":
         # Starting worker processes costs seconds (imports, compiled code, the model), more
         # than a small tournament takes: play the first task here, and go parallel only if
@@ -204,8 +206,8 @@ def _dispatch(
             if k and jobs > 1:
                 per_item = (time.perf_counter() - started) / max(done, 1)
                 left = sum(size(t) for t in tasks[k:])
-                if _pool_started or per_item * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
-                    _pool_started = True
+                if workers.started or per_item * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
+                    workers.started = True
                     rest = (delayed(work)(*t) for t in tasks[k:])
                     yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(rest)
                     return
@@ -218,9 +220,12 @@ def _dispatch(
             yield from Parallel(n_jobs=-1, return_as="generator_unordered")(calls)
 
 
-#: Whether this process has started joblib's local workers: they stay up between phases
-#: (joblib reuses them), so a later phase sends them its tasks at once.
-_pool_started = False
+@dataclass
+class Workers:
+    """Whether a run has started joblib's local workers: they stay up between its phases
+    (joblib reuses them), so a later phase sends them its tasks at once."""
+
+    started: bool = False
 
 
 class _cluster:
@@ -281,6 +286,7 @@ def play_pairs(
     settings: PlaySettings = PlaySettings(),
     store: Store | None = None,
     progress: Progress | None = None,
+    workers: Workers | None = None,
 ) -> Played:
     """Play the WANTED pairs (indices into ENTRANTS) as SETTINGS say, reusing and filling the
     store. Monte Carlo pairs play until decided against the threshold (or by the SPRT), the
@@ -328,7 +334,8 @@ def play_pairs(
             budget = live_budget or DEFAULT_LIVE_BUDGET
             progress.note(f"{len(live)} live strategies: each of their pairs within {budget:.0f} s")
     try:
-        for results in _dispatch(tasks, s.jobs, s.backend, s.scheduler) if missing else ():
+        dispatched = _dispatch(tasks, s.jobs, s.backend, s.scheduler, workers=workers)
+        for results in dispatched if missing else ():
             done = [r for r in results if isinstance(r, PairResult)]
             if store is not None:
                 store.put(done)  # one transaction per batch: a kill loses no finished batch
@@ -365,6 +372,7 @@ def solve_best_responses(
     budget: float,
     settings: PlaySettings = PlaySettings(),
     progress: Progress | None = None,
+    workers: Workers | None = None,
 ) -> dict[str, float | None]:
     """The best response's rate against each of ENTRANTS' tables (``solve.best_response_rate``),
     by entrant key, solved in the worker processes as pairs are, once per distinct table; those
@@ -392,6 +400,7 @@ def solve_best_responses(
             settings.scheduler,
             work=_best_responses,
             size=lambda task: len(task[1]),
+            workers=workers,
         ):
             rates.update(zip(keys, solved, strict=True))
             if progress is not None:

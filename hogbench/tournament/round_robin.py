@@ -22,7 +22,12 @@ from hogbench.tournament.config import (
     sandbox_settings,
 )
 from hogbench.tournament.field import Progress, Slot, load_slots
-from hogbench.tournament.match import PlaySettings, play_pairs, solve_best_responses
+from hogbench.tournament.match import (
+    PlaySettings,
+    Workers,
+    play_pairs,
+    solve_best_responses,
+)
 from hogbench.tournament.schedule import round_robin_pairs
 from hogbench.tournament.store import PairResult, Store
 
@@ -99,8 +104,9 @@ def run(
     active = [s for s in slots if s.entrant is not None]
     entrants = [s.entrant for s in active]
     wanted = round_robin_pairs(len(active))
+    workers = Workers()  # started by the pairs if they are worth it, kept for best responses
     with Store(t.store or default_store(t)) as store:
-        played = play_pairs(t.rules, entrants, wanted, settings, store, progress)  # type: ignore[arg-type]
+        played = play_pairs(t.rules, entrants, wanted, settings, store, progress, workers)  # type: ignore[arg-type]
     failures = []
     for (i, j), failure in sorted(played.failures.items()):
         failures.append(f"{active[i].name} vs {active[j].name}: {failure.message}")
@@ -126,7 +132,14 @@ def run(
     if best_response_seconds > 0:
         exact_pairs = {i for (i, _), r in results.items() if r.exact}
         tables = [active[i].entrant for i in sorted(exact_pairs)]
-        best = solve_best_responses(t.rules, tables, best_response_seconds, settings, progress)  # type: ignore[arg-type]
+        best = solve_best_responses(
+            t.rules,
+            tables,  # type: ignore[arg-type]
+            best_response_seconds,
+            settings,
+            progress,
+            workers,
+        )
     n = len(active)
     rates = np.full((n, n), np.nan)
     errors = np.zeros((n, n))
