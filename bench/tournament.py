@@ -6,7 +6,8 @@ a target score, dice by distance to it, a last-turn rule, as in the course's sam
 strategies), or with ``--random-tables`` files that each play a random table (a choice drawn
 at every pair of scores, seeded), written as .py files in a temporary folder and
 loaded through the sandbox with an empty table cache, so making the tables is part of the time.
-``--copies K`` adds K byte-identical copies of the first file (loaded once, played once).
+``--copies K`` adds K byte-identical copies of the first file, each in a folder of its own
+(loaded once, played once).
 The script prints the time of each phase (loading, pairs, best responses for regret, which
 ``--json`` and ``--out`` ask for and ``--regret`` here, and building the report) and the ratio
 of the whole to the pair phase; pairs per second, and the engine's own time per pair (summed
@@ -219,8 +220,9 @@ def main() -> None:
             specs = write_random_tables(folder, args.entrants, args.seed, args.rules)
         else:
             specs = write_entrants(folder, args.entrants, args.seed, args.rules)
-        for k in range(args.copies):
-            copy = folder / f"copy_{k:03}.py"
+        for k in range(args.copies):  # the same name and bytes, in a folder of its own
+            copy = folder / f"copy_{k:03}" / Path(specs[0]).name
+            copy.parent.mkdir()
             copy.write_bytes(Path(specs[0]).read_bytes())
             specs.append(str(copy))
         progress = views.PairProgress(Console(stderr=True))

@@ -27,8 +27,15 @@ NUMBER = r"([\d,]+(?:\.\d+)?)"
 #: match at least once.
 RUNS = {
     "tournament": (
-        ["--entrants", "6", "--jobs", "1", "--reference-pairs", "1"],
-        [(rf"a pair-core: {NUMBER}x", 2, None, "pair-core against the plain recursion")],
+        ["--entrants", "6", "--jobs", "1", "--reference-pairs", "1", "--copies", "1", "--regret"],
+        [
+            (rf"a pair-core: {NUMBER}x", 2, None, "pair-core against the plain recursion"),
+            # a copy is loaded and played once (15 pairs and the copy against its original),
+            # and every table, the copy's too, has its best response
+            (rf"pairs: {NUMBER} computed \(16 distinct\)", 16, 16, "pairs computed"),
+            (rf"best responses: {NUMBER} in", 7, 7, "best responses"),
+            (rf"ratio total / pair phase: {NUMBER}x", 1, None, "the whole against its pairs"),
+        ],
     ),
     "tournament-greed": (
         ["--rules", "greed", "--entrants", "4", "--jobs", "1"],
