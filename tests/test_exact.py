@@ -604,26 +604,37 @@ def test_the_grid_matches_recursion_in_a_round_robin(case):
 
 @pytest.mark.parametrize(("name", "goal"), [("hog-su21", 100), ("hog-contest", 40)])
 def test_grid_slots_are_taken_only_after_their_last_reader(name, goal):
-    """The grid kernel keeps a state's values in a slot (rows.GridRows): the slot must not be
-    taken by a later state before every state reading it has been computed, and the start
-    state's slot must last to the end. And it must keep fewer places than states."""
+    """The grid kernel keeps a state's values in a slot (rows.GridRows), and a state that a row
+    reaches with the same player to move again in a second one: neither may be taken by a
+    later state before every state reading it has been computed, and the start state's slot
+    must last to the end. And the slots must take fewer places than the states would."""
     m = get_rules(name, goal).model
     e = exact.engine(m)
     grid, rows = e.grid_rows, e.rows
     n = len(m.order)
-    assert grid is not None and grid.n_slots < n
-    next_taker = np.full(n, n)  # by position: the next position taking the same slot
-    last_taker = {}
-    for i, s in enumerate(grid.slot):
-        if s in last_taker:
-            next_taker[last_taker[s]] = i
-        last_taker[s] = i
+    assert grid is not None and grid.n_places < 2 * n
+
+    def next_takers(slots):  # by position: the next position taking the same slot
+        following, last_taker = np.full(n, n), {}
+        for i, s in enumerate(slots):
+            if s >= 0:
+                if s in last_taker:
+                    following[last_taker[s]] = i
+                last_taker[s] = i
+        return following
+
     reader = np.repeat(np.arange(len(rows.row_ptr) - 1) % n, np.diff(rows.row_ptr))
     read = e.position[rows.row_to >> 1]
+    same = (rows.row_to & 1) == 0
     assert (read < reader).all()  # successors come first in the order
-    assert (next_taker[read] > reader).all()
-    assert next_taker[e.position[m.start]] == n
+    assert (next_takers(grid.slot)[read[~same]] > reader[~same]).all()
+    assert (grid.second_place[read[same]] >= 0).all()
+    assert (next_takers(grid.second_place)[read[same]] > reader[same]).all()
+    assert next_takers(grid.slot)[e.position[m.start]] == n
     assert grid.start_slot == grid.slot[e.position[m.start]]
+    assert set(grid.slot) | set(grid.second_place[grid.second_place >= 0] // 2) == set(
+        range(grid.n_places // 2)
+    )
 
 
 @pytest.mark.parametrize("name", ["pig", "big-pig"])

@@ -78,8 +78,8 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
 #: The grid kernel's tables: each column one table, its choices' indices at an observation side
 #: by side.
 TABLES = types.int64[:, ::1]
-#: The grid rows as the kernel takes them (``rows.GridRows``, its first seven fields).
-GRID_ROWS = types.Tuple((I8, I8, F8, types.uint32[::1], F8, types.int64, I8))
+#: The grid rows as the kernel takes them (``rows.GridRows``, its first eight fields).
+GRID_ROWS = types.Tuple((I8, I8, F8, types.uint32[::1], F8, types.int64, I8, I8))
 
 #: Tables a side of one pass of the grid kernel: GRID x GRID pairs, whose values at a slot it
 #: keeps in one place of 64 values (see ``grid_values``). Measured per pair over 32 by 32
@@ -97,9 +97,10 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
     ``grid_values`` for their layout): the values of the state that last took the slot.
 
     A's row at a state is read once for all 8 opponents, B's once for all 8 of A: either way a
-    successor's values for a row's pairs are one cache line (or, where the same player moves
-    again, one column), one multiply-add of a vector per outcome. A side's eight sums are
-    transposed in registers and stored as whole lines.
+    successor's values for a row's pairs are one cache line, one multiply-add of a vector per
+    outcome. A side's eight sums are transposed in registers and stored as whole lines (and,
+    for a state some row reaches with the same player to move again, stored as they are in a
+    second slot).
 
     Where the time goes (16 benchmark-like hog-su21 tables, one core, CPU time, medians,
     measured side by side; the machine's other core busy): the kernel kept the values twice
@@ -110,10 +111,12 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
     state's writes and its successors' reads went there. Reordering the states (in tiles of
     score ranges, or in shells of the lower score, which cut the simulated second-level misses
     threefold) gave nothing side by side; what did: keeping values by slot (the states alive at
-    once: 3.7 MB), once (the same player's values then come as a column), and rows as 32-bit
-    codes (a chance's index among 144): 0.09-0.10 ms a pair against 0.14-0.15. Writing the
-    sums as whole lines instead of 64 scalar stores was part of it (0.136 against 0.146 alone)."""
-    row_ptr, row_same, row_const, codes, chances, chance_bits, slot = grid
+    once: 3.7 MB), once (the same player's values then came as a column, gathered), and rows
+    as 32-bit codes (a chance's index among 144): 0.09-0.10 ms a pair against 0.14-0.15.
+    Writing the sums as whole lines instead of 64 scalar stores was part of it (0.136 against
+    0.146 alone). A second slot for the 1080 states reached with the same player to move
+    again, instead of the gathered column: 0.093-0.096 against 0.096-0.101 (the whole grid)."""
+    row_ptr, row_same, row_const, codes, chances, chance_bits, slot, second = grid
     n = len(slot)
     for i in range(n):
         o = observation[i]
@@ -127,11 +130,11 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
         here = slot[i] * 2 * GRID * GRID
         grid_values(
             row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_a, o, n, i, values,
-            0, here,
+            0, here, second[i],
         )  # A moves at the state  # fmt: skip
         grid_values(
             row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_b, o, n, i, values,
-            1, here + GRID * GRID,
+            1, here + GRID * GRID, second[i],
         )  # B moves at the state  # fmt: skip
 
 
@@ -361,9 +364,9 @@ def evaluate_grid(
         np.stack([engine_table(t) - c0 for t in ts], axis=1) for ts in (tables_a, tables_b)
     )
     start = 2 * grid.start_slot * GRID * GRID
-    kernel_rows = tuple(grid[:7])
+    kernel_rows = tuple(grid[:8])
     with e.lock:
-        w = e.grid_values(2 * grid.n_slots * GRID * GRID)
+        w = e.grid_values(grid.n_places * GRID * GRID)
         _grid_passes(kernel_rows, grid.observation, tabs_a, tabs_b, wanted, w, start, values)
     values[~wanted] = np.nan
     return values

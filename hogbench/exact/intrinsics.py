@@ -76,22 +76,23 @@ def _transpose(builder, rows):
 @intrinsic
 def grid_values(
     typingctx, row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values,
-    side, here,
+    side, here, second,
 ):  # fmt: skip
     """One player's values at the I-th state of the order, for a grid of 8 by 8 pairs: the
     mover's 8 tables are the columns of TABS, choosing TABS[O, a] (a choice's index) there.
 
-    Row ``TABS[O, a] * N + I`` of the grid rows
-    (``rows.GridRows``): ``row_const``, then per entry a chance (CHANCES[code & mask]) times a
-    value at place ``code >> CHANCE_BITS``, XOR SIDE (0: A moves, 1: B moves): subtracted for
-    the entries from ROW_PTR to ROW_SAME (the other player moves next: 1 - v), added for those
-    from ROW_SAME to the next row (the same player moves again).
+    Row ``TABS[O, a] * N + I`` of the grid rows (``rows.GridRows``): ``row_const``, then per
+    entry a chance (CHANCES[code & mask]) times a value at place ``code >> CHANCE_BITS``, XOR
+    SIDE (0: A moves, 1: B moves): subtracted for the entries from ROW_PTR to ROW_SAME (the
+    other player moves next: 1 - v), added for those from ROW_SAME to the next row (the same
+    player moves again).
 
-    VALUES is one array of places of 64 values: place 2s holds the values where A moves, laid
-    out [b, a]; place 2s + 1 where B moves, laid out [a, b]. So the other player's values are
-    one vector of the mover's row a (a cache line), and the same player's a column, gathered.
-    The 8 sums, one vector each, are transposed and stored at VALUES[HERE:HERE + 64], in the
-    layout of the mover's place."""
+    VALUES is one array of places of 64 values. A slot's place 2s holds the values where A
+    moves, laid out [b, a], and 2s + 1 those where B moves, laid out [a, b]: for the other
+    player's rows, so that the value of the mover's row a against its 8 opponents is one
+    vector (a cache line). The 8 sums, one vector each, are transposed and stored at
+    VALUES[HERE:HERE + 64]; where SECOND is a place (not -1), they are also stored as they
+    are at place SECOND + SIDE (a second slot, laid out for the mover's own rows)."""
     i64 = ir.IntType(64)
     lanes = ir.VectorType(ir.DoubleType(), LANES)
 
@@ -102,7 +103,9 @@ def grid_values(
         bits_, o_, n_, i_ = (
             context.cast(builder, args[k], kinds[k], types.int64) for k in (5, 7, 8, 9)
         )
-        side_, here_ = (context.cast(builder, args[k], kinds[k], types.int64) for k in (11, 12))
+        side_, here_, second_ = (
+            context.cast(builder, args[k], kinds[k], types.int64) for k in (11, 12, 13)
+        )
         mask = builder.sub(builder.shl(i64(1), bits_), i64(1))
 
         def load(k, array, *index):
@@ -139,20 +142,18 @@ def grid_values(
                 builder.store(builder.fsub(builder.load(total), builder.fmul(chance, line)), total)
             with cgutils.for_range(builder, builder.sub(hi, same)) as loop:
                 base, chance = entry(builder.add(same, loop.index))
-                column = ir.Constant(lanes, ir.Undefined)
-                for k in range(LANES):
-                    at = builder.add(base, i64(a + LANES * k))
-                    element = builder.load(_pointer(context, builder, kinds[10], values_, at))
-                    column = builder.insert_element(column, element, ir.IntType(32)(k))
-                builder.store(
-                    builder.fadd(builder.load(total), builder.fmul(chance, column)), total
-                )
+                line = builder.load(value(builder.add(base, i64(a * LANES))), align=8)
+                builder.store(builder.fadd(builder.load(total), builder.fmul(chance, line)), total)
             sums.append(builder.load(total))
         for k, column in enumerate(_transpose(builder, sums)):
             builder.store(column, value(builder.add(here_, i64(k * LANES))), align=8)
+        with builder.if_then(builder.icmp_signed(">=", second_, i64(0))):
+            at = builder.mul(builder.add(second_, side_), i64(LANES * LANES))
+            for a, row in enumerate(sums):
+                builder.store(row, value(builder.add(at, i64(a * LANES))), align=8)
         return context.get_dummy_value()
 
     return types.void(
         row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values, side,
-        here,
+        here, second,
     ), codegen  # fmt: skip

@@ -133,13 +133,17 @@ class GridRows(NamedTuple):
     its constant, then its entries from ``row_ptr[r]``, first those where the other player
     moves next (to ``row_same[r]``), then those where the same player moves again. An entry
     is one 32-bit code: ``place << chance_bits | k``, its chance ``chances[k]`` (the chances are
-    few: 144 in Hog), its successor's values at ``place`` (2s + 1 for the other player to move,
-    2s for the same), where s is the successor's slot.
+    few: 144 in Hog), its successor's values at ``place``.
 
     Values are kept by slot, not by state: a state's slot (``slot``, by position in the order)
     is one no state still to be computed reads any more, so the places a pass keeps are those of
     the states alive at once (3738 slots in hog-su21, of 10000 states), and with them the memory
-    the pass reads from (3.7 MB of values for 64 pairs, against 20 MB by state)."""
+    the pass reads from (3.7 MB of values for 64 pairs, against 20 MB by state). Slot s has
+    places 2s (A to move) and 2s + 1 (B to move), each laid out for the other player's rows
+    (see ``intrinsics.grid_values``). A state that some row reaches with the same player to
+    move again (1080 in hog-su21, none in most Hog terms) also has a second slot, its places
+    from ``second_place`` (by position; -1: none) laid out for the mover's own rows: an entry
+    where the same player moves again reads those."""
 
     row_ptr: np.ndarray
     row_same: np.ndarray
@@ -148,8 +152,9 @@ class GridRows(NamedTuple):
     chances: np.ndarray
     chance_bits: int
     slot: np.ndarray  # by position in the order
+    second_place: np.ndarray  # by position in the order
     observation: np.ndarray  # by position in the order
-    n_slots: int
+    n_places: int
     start_slot: int
 
     @classmethod
@@ -157,43 +162,62 @@ class GridRows(NamedTuple):
         """ROWS laid out for the grid kernel (POSITION: each state's in the order), or None
         when a code would not fit in 32 bits."""
         n = len(model.order)
-        slot, n_slots = _grid_slots(rows.row_ptr, rows.row_to, position, n, model.start)
+        last, same = _grid_lives(rows.row_ptr, rows.row_to, position, n, model.start)
+        slot, n_slots = _grid_slots(last, np.ones(n, dtype=np.bool_))
+        second, n_seconds = _grid_slots(last, same)
+        second_place = np.where(second < 0, -1, 2 * (n_slots + second))
+        n_places = 2 * (n_slots + n_seconds)
         chances = np.unique(np.abs(rows.row_p))
         chance_bits = (len(chances) - 1).bit_length()
-        if (2 * n_slots - 1).bit_length() + chance_bits > 32:
+        if (n_places - 1).bit_length() + chance_bits > 32:
             return None
         k = np.searchsorted(chances, np.abs(rows.row_p))
-        row_same, codes = _grid_codes(rows.row_ptr, rows.row_to, k, position, slot, chance_bits)
+        row_same, codes = _grid_codes(
+            rows.row_ptr, rows.row_to, k, position, slot, second_place, chance_bits
+        )
         return cls(
             rows.row_ptr, row_same, rows.row_const, codes, chances, chance_bits, slot,
-            np.ascontiguousarray(model.observation[model.order]), n_slots,
+            second_place, np.ascontiguousarray(model.observation[model.order]), n_places,
             int(slot[position[model.start]]),
         )  # fmt: skip
 
 
-@kernel(types.Tuple((I8, types.int64))(I8, I4, I4, types.int64, types.int64))
-def _grid_slots(row_ptr, row_to, position, n, start):
-    """A slot for each position of the order (and how many slots), such that no state takes a
-    slot before the last reader of the state that held it has been computed: the positions'
-    lives, from their own to their last reader's, are intervals, and given the lowest free
-    slot in order of their starts they take as many slots as are alive at once (the start
-    state lives to the end; its values are read after the pass)."""
+@kernel(types.Tuple((I8, types.boolean[::1]))(I8, I4, I4, types.int64, types.int64))
+def _grid_lives(row_ptr, row_to, position, n, start):
+    """By position in the order: the last position that reads the state's values (its own if
+    none; past the end for the start state, read after the pass), and whether a row reaches it
+    with the same player to move again."""
     last = np.arange(n)
+    same = np.zeros(n, dtype=np.bool_)
     for r in range(len(row_ptr) - 1):
         i = r % n  # row ci * n + i
         for j in range(row_ptr[r], row_ptr[r + 1]):
             p = position[row_to[j] >> 1]
             last[p] = max(last[p], i)
+            same[p] |= (row_to[j] & 1) == 0
     last[position[start]] = n
+    return last, same
+
+
+@kernel(types.Tuple((I8, types.int64))(I8, types.boolean[::1]))
+def _grid_slots(last, member):
+    """A slot for each MEMBER position of the order (-1 for the others), and how many slots,
+    such that no position takes a slot before the last reader (LAST) of the one that held it
+    has been computed: the lives, from a position to its last reader's, are intervals, and
+    given a free slot in order of their starts they take as many slots as are alive at once."""
+    n = len(last)
     by_end = np.argsort(last, kind="mergesort")
-    slot = np.empty(n, dtype=np.int64)
+    slot = np.full(n, -1, dtype=np.int64)
     free = np.empty(n, dtype=np.int64)
     n_free = n_slots = ended = 0
     for i in range(n):
-        while ended < n and last[by_end[ended]] < i:  # last >= own position: assigned
-            free[n_free] = slot[by_end[ended]]
-            n_free += 1
+        while ended < n and last[by_end[ended]] < i:  # last >= own position: seen already
+            if member[by_end[ended]]:
+                free[n_free] = slot[by_end[ended]]
+                n_free += 1
             ended += 1
+        if not member[i]:
+            continue
         if n_free > 0:
             n_free -= 1
             slot[i] = free[n_free]
@@ -203,8 +227,8 @@ def _grid_slots(row_ptr, row_to, position, n, start):
     return slot, n_slots
 
 
-@kernel(types.Tuple((I8, types.uint32[::1]))(I8, I4, I8, I4, I8, types.int64))
-def _grid_codes(row_ptr, row_to, chance, position, slot, chance_bits):
+@kernel(types.Tuple((I8, types.uint32[::1]))(I8, I4, I8, I4, I8, I8, types.int64))
+def _grid_codes(row_ptr, row_to, chance, position, slot, second_place, chance_bits):
     """Each row's entries as codes (see GridRows), the other player's moves first; and where
     the same player's begin."""
     row_same = np.empty(len(row_ptr) - 1, dtype=np.int64)
@@ -216,7 +240,8 @@ def _grid_codes(row_ptr, row_to, chance, position, slot, chance_bits):
                 row_same[r] = m
             for j in range(row_ptr[r], row_ptr[r + 1]):
                 if (row_to[j] & 1) == other:
-                    place = 2 * slot[position[row_to[j] >> 1]] + other
+                    p = position[row_to[j] >> 1]
+                    place = 2 * slot[p] + 1 if other else second_place[p]
                     codes[m] = np.uint32((place << chance_bits) | chance[j])
                     m += 1
     return row_same, codes
