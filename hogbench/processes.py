@@ -8,6 +8,7 @@ be killed with the process that started it.
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import sys
 import threading
@@ -35,6 +36,37 @@ def die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+
+
+#: Starts a command with Ctrl-C ignored: an ignored signal stays ignored across exec, and a
+#: Python started so installs no KeyboardInterrupt handler of its own.
+_DEAF = ("/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"')
+
+
+@functools.cache
+def pool_workers_deaf_to_ctrl_c() -> None:
+    """Start joblib's pool workers (loky's) with Ctrl-C ignored from birth.
+
+    Ctrl-C reaches the whole foreground process group. A pool worker still starting (Python
+    importing joblib) or waiting for its first batch took it as a KeyboardInterrupt, printed
+    a traceback of its own on hogbench's stderr, and died, breaking the pool while the main
+    process was shutting it down. The main process alone stops the pool (it kills its
+    workers), so its workers need not hear Ctrl-C at all. ``die_with_parent`` ignores it too,
+    but only once a batch has started. Where loky or /bin/sh is missing, nothing changes."""
+    if os.name != "posix" or not os.access(_DEAF[0], os.X_OK):
+        return
+    try:
+        from joblib.externals.loky.backend import fork_exec as launcher
+    except ImportError:
+        return
+    start = getattr(launcher, "fork_exec", None)
+    if start is None:
+        return
+
+    def fork_exec(cmd: list, keep_fds: list, env: dict | None = None) -> int:
+        return start([*_DEAF, *cmd], keep_fds, env=env)
+
+    launcher.fork_exec = fork_exec  # loky looks it up each time it starts a worker
 
 
 def return_freed_memory() -> None:

@@ -392,3 +392,29 @@ def test_the_tournament_file_and_the_options_make_one_request_at_the_command_lin
     assert request.allow_imports == ("numpy",)  # the command line's list wins over the file's
     assert request.time_limit == 7.5 and request.require_sandbox  # the file's, in the same one
     assert loaded[0] is request and played[0] is request  # passed down whole
+
+
+def _ignores_ctrl_c(_: object = None) -> bool:
+    """In a pool worker: whether SIGINT is ignored there (as the kernel says)."""
+    status = Path("/proc/self/status").read_text()
+    mask = int(
+        next(line for line in status.splitlines() if line.startswith("SigIgn")).split()[1], 16
+    )
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_pool_workers_are_born_deaf_to_ctrl_c_and_the_main_process_is_not():
+    """Ctrl-C reaches the whole foreground group: a pool worker still starting printed its own
+    KeyboardInterrupt traceback. Workers started after the change ignore it from birth."""
+    from joblib.externals.loky import get_reusable_executor
+
+    from hogbench.processes import pool_workers_deaf_to_ctrl_c
+
+    pool_workers_deaf_to_ctrl_c()
+    pool = get_reusable_executor(max_workers=2, reuse=False)
+    try:
+        assert all(pool.map(_ignores_ctrl_c, range(4)))
+    finally:
+        pool.shutdown(kill_workers=True)
+    assert not _ignores_ctrl_c()  # the main process still takes Ctrl-C

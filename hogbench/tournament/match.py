@@ -22,7 +22,7 @@ from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError, UsageError
 from hogbench.pairs import opponents_at_once, play_exact_grid, play_pair, player_of
 from hogbench.players import Player
-from hogbench.processes import die_with_parent
+from hogbench.processes import die_with_parent, pool_workers_deaf_to_ctrl_c
 from hogbench.rules import resident
 from hogbench.rules.base import RuleSet
 from hogbench.standings import DEFAULT_THRESHOLD
@@ -209,6 +209,7 @@ def _dispatch(
                 if workers.started or per_item * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
                     workers.started = True
                     rest = (delayed(work)(*t) for t in tasks[k:])
+                    pool_workers_deaf_to_ctrl_c()  # Ctrl-C is the main process's alone
                     yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(rest)
                     return
             yield work(*task)
