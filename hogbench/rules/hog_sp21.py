@@ -25,7 +25,13 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     sow_sad,
 )
 from hogbench.rules.hog_fa23 import roll_dice  # noqa: F401  (the same course function)
-from hogbench.rules.hog_su21 import HogSu21, announce_highest, next_player, silence  # noqa: F401
+from hogbench.rules.hog_su21 import (  # noqa: F401  (the course's names, re-exported)
+    HogSu21,
+    announce_highest,
+    make_strategies,
+    next_player,
+    silence,
+)
 
 GOAL_SCORE = 100
 
@@ -59,17 +65,7 @@ def more_boar(player_score, opponent_score):
 play = make_extra_turn_play(take_turn, more_boar)
 
 
-def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
-    """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
-    return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
-
-
-def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
-    """Roll 0 dice when that triggers an extra turn, or when Piggy Points gives at least CUTOFF
-    points; else NUM_ROLLS."""
-    if more_boar(score + piggy_points(opponent_score), opponent_score):
-        return 0
-    return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
+piggypoints_strategy, more_boar_strategy = make_strategies(piggy_points, more_boar)
 
 
 class HogSp21(HogSu21):

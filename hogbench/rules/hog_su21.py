@@ -117,17 +117,25 @@ announce_highest = make_announce_highest(
 )
 
 
-def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
-    """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
-    return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
+def make_strategies(piggy_points, more_boar):
+    """The course's piggypoints_strategy and more_boar_strategy for a term's PIGGY_POINTS and
+    MORE_BOAR (Summer and Spring 2021)."""
+
+    def piggypoints_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+        """Roll 0 dice if Piggy Points gives at least CUTOFF points, else NUM_ROLLS."""
+        return 0 if piggy_points(opponent_score) >= cutoff else num_rolls
+
+    def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
+        """Roll 0 dice if that gives an extra turn through More Boar, or at least CUTOFF points;
+        otherwise roll NUM_ROLLS."""
+        if more_boar(score + piggy_points(opponent_score), opponent_score):
+            return 0
+        return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
+
+    return piggypoints_strategy, more_boar_strategy
 
 
-def more_boar_strategy(score, opponent_score, cutoff=8, num_rolls=6):
-    """Roll 0 dice if that gives an extra turn through More Boar, or at least CUTOFF points;
-    otherwise roll NUM_ROLLS."""
-    if more_boar(score + piggy_points(opponent_score), opponent_score):
-        return 0
-    return piggypoints_strategy(score, opponent_score, cutoff, num_rolls)
+piggypoints_strategy, more_boar_strategy = make_strategies(piggy_points, more_boar)
 
 
 def final_strategy(score, opponent_score):
