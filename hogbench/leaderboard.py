@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from hogbench.results import TIE_BREAK, EntrantRecord, Report
+from hogbench.results import TIE_BREAK, DisqualifiedRecord, EntrantRecord, Report
 
 #: Names longer than this are cut on the page, with the full name on hover.
 NAME_WIDTH = 40
@@ -43,14 +43,26 @@ def pct(x: float | None, digits: int = 1) -> str:
     return "—" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"
 
 
-def anchors(names: list[str]) -> list[str]:
-    """A link target for each name: ``e-`` and the name's letters, numbered when repeated."""
-    seen: dict[str, int] = {}
+def anchors(names: list[str], reserved: dict[str, int] | None = None) -> list[str]:
+    """A link target for each name: ``e-`` and the name's letters, numbered when repeated.
+
+    RESERVED maps the targets of students' logins (``login_anchor``) to the position of their
+    entry (-1 for none on the standings): a name never takes another entry's login target,
+    so ``#e-LOGIN`` always reaches that student's row."""
+    reserved = reserved or {}
+    count: dict[str, int] = {}
+    used: set[str] = set()
     out = []
-    for name in names:
+    for p, name in enumerate(names):
         slug = re.sub(r"[^\w]+", "-", name.lower()).strip("-")[:40] or "entrant"
-        seen[slug] = seen.get(slug, 0) + 1
-        out.append(f"e-{slug}" if seen[slug] == 1 else f"e-{slug}-{seen[slug]}")
+        k = count.get(slug, 0) + 1
+        anchor = f"e-{slug}" if k == 1 else f"e-{slug}-{k}"
+        while anchor in used or reserved.get(anchor, p) != p:
+            k += 1
+            anchor = f"e-{slug}-{k}"
+        count[slug] = k
+        used.add(anchor)
+        out.append(anchor)
     return out
 
 
@@ -135,8 +147,9 @@ def _details(report: Report, p: int, ids: list[str]) -> str:
     if e.notes:
         lines.append(f"<p><b>Notes on the file:</b> {esc('; '.join(e.notes))}</p>")
     extra = [f"spec {esc(e.spec)}"]
-    if e.login:
-        extra.insert(0, f"login {esc(e.login)}" + (f" ({esc(e.student)})" if e.student else ""))
+    if e.students:
+        who = ", ".join(esc(m.login) + (f" ({esc(m.name)})" if m.name else "") for m in e.students)
+        extra.insert(0, ("logins " if len(e.students) > 1 else "login ") + who)
     if e.same_table_as:
         extra.append("same decision table as " + ", ".join(map(esc, e.same_table_as)))
     if e.live:
@@ -181,10 +194,11 @@ def _standings(report: Report, ids: list[str]) -> str:
         share = 100 * e.points / max(n - 1, 1)
         hanging = f' <span class="note">({e.undecided} undecided)</span>' if e.undecided else ""
         live = ' <span class="live">(live)</span>' if e.live else ""
-        login = f' <span class="login">{esc(e.login)}</span>' if e.login else ""
+        login = f' <span class="login">{esc(", ".join(e.logins))}</span>' if e.students else ""
         noted = ' <span class="live" title="notes on the file">*</span>' if e.notes else ""
         win = -1 if e.win_rate is None else e.win_rate
-        found = " ".join(x for x in (e.name, e.login, e.student) if x).lower()
+        found = " ".join([e.name, *(x for m in e.students for x in (m.login, m.name) if x)])
+        found = found.lower()
         alias = "".join(f'<span id="{a}"></span>' for a in _aliases(e, ids[p]))
         regret = (
             f'<td class="num" data-v="{e.regret}">{pct(e.regret, 2)}</td>'
@@ -216,11 +230,28 @@ def login_anchor(login: str) -> str:
 
 
 def _aliases(e: EntrantRecord, row_id: str) -> list[str]:
-    """Extra link targets of a row: the student's login, when it is not the row's own id."""
-    if not e.login:
-        return []
-    anchor = login_anchor(e.login)
-    return [] if anchor == row_id else [anchor]
+    """Extra link targets of a row: each of its students' logins (both partners of a pair),
+    where it is not the row's own id."""
+    return [a for a in dict.fromkeys(map(login_anchor, e.logins)) if a != row_id]
+
+
+def _disqualified(d: DisqualifiedRecord) -> str:
+    """A disqualified entry's line, which its students' ``#e-LOGIN`` links reach."""
+    targets = "".join(f'<span id="{esc(login_anchor(x))}"></span>' for x in d.logins)
+    logins = f' <span class="login">{esc(", ".join(d.logins))}</span>' if d.students else ""
+    return (
+        f'<li>{targets}<b>{esc(d.name)}</b>{logins} <span class="note">({esc(d.spec)})</span>:'
+        f" {esc(d.reason)}</li>"
+    )
+
+
+def _reserved(report: Report) -> dict[str, int]:
+    """The link targets of every login on the page, with the position of its entry (-1 for a
+    disqualified one): see ``anchors``."""
+    reserved = {login_anchor(x): p for p, e in enumerate(report.entrants) for x in e.logins}
+    for d in report.disqualified:
+        reserved.update({login_anchor(x): -1 for x in d.logins})
+    return reserved
 
 
 def _matrix_table(report: Report, ids: list[str]) -> str:
@@ -299,7 +330,7 @@ def html_page(report: Report, pictures: dict[str, Any] | None = None, files: lis
     "standings"), if any, and where the heatmap's cells are in its picture ("matrix_box", for
     the details shown on hover); FILES lists more files beside it to link."""
     pictures = pictures or {}
-    ids = anchors(report.names)
+    ids = anchors(report.names, _reserved(report))
     n = len(report.entrants)
     v = report.versions
     meta = (
@@ -375,11 +406,7 @@ def html_page(report: Report, pictures: dict[str, Any] | None = None, files: lis
             " matrix.csv, and each student's in their row above.</p>"
         )
     if report.disqualified:
-        items = "".join(
-            f'<li><b>{esc(d.name)}</b> <span class="note">({esc(d.spec)})</span>:'
-            f" {esc(d.reason)}</li>"
-            for d in report.disqualified
-        )
+        items = "".join(_disqualified(d) for d in report.disqualified)
         parts.append(f'<h2 id="disqualified-h">Disqualified</h2><ul>{items}</ul>')
     if report.not_played:
         items = "".join(f"<li>{esc(line)}</li>" for line in report.not_played)

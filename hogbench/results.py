@@ -35,6 +35,15 @@ TIE_BREAK = "average win rate"
 
 
 @dataclass(frozen=True)
+class Member:
+    """A student the roster names for an entry: their login and name. "The contest may be
+    entered individually or in pairs", so an entry has one or more."""
+
+    login: str
+    name: str
+
+
+@dataclass(frozen=True)
 class EntrantRecord:
     """One line of the standings. ``position`` is its place in standings order (0 = first);
     ``rank`` is shared by entrants level on match points (the contest's rule)."""
@@ -66,8 +75,11 @@ class EntrantRecord:
     regret_max_against: int | None
     regret_note: str
     notes: list[str]  # what checking the file noticed (output, a constant answer, ...)
-    login: str | None = None  # from the roster
-    student: str | None = None
+    students: tuple[Member, ...] = ()  # from the roster: the entry's student, or the pair
+
+    @property
+    def logins(self) -> list[str]:
+        return [m.login for m in self.students]
 
 
 @dataclass(frozen=True)
@@ -75,8 +87,11 @@ class DisqualifiedRecord:
     name: str
     spec: str
     reason: str
-    login: str | None = None
-    student: str | None = None
+    students: tuple[Member, ...] = ()  # from the roster
+
+    @property
+    def logins(self) -> list[str]:
+        return [m.login for m in self.students]
 
 
 @dataclass(frozen=True)

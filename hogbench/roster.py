@@ -2,14 +2,21 @@
 
 The roster is a CSV file with the columns ``login``, ``name`` and ``path``: the student's login,
 their name, and their submission (a file, or the student's folder), relative to the roster's
-own folder. ``apply`` gives each entrant of a ``results.Report`` its login and name, and lists
-the submissions no roster line names and the roster lines with no submission.
+own folder. "The contest may be entered individually or in pairs. Two people submit a single
+entry [...] Each person in the course can only be associated with at most one entry" (the
+contest's rules): partners are two lines with the same path, and a login on two lines with
+different paths is an error. ``apply`` gives each entrant of a ``results.Report`` its students
+(logins and names), and lists the submissions no roster line names and the roster lines with no
+submission.
 
 ``files_rows`` then gives the files written beside the page:
 
 * ``links.csv``: login, name, rank and the address of the student's row on the page;
-* ``extra_credit.csv``: the contest's extra credit for the top three, by the contest's rule;
+* ``extra_credit.csv``: the contest's extra credit for the top three, by the contest's rule,
+  one line per student (each partner of a pair gets the entry's credit);
 * ``gradebook.csv``: one line per roster student, submission or not, for a gradebook import.
+
+Every partner of an entry has their own line in each.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hogbench.errors import UsageError
-from hogbench.results import Report
+from hogbench.results import Member, Report
 from hogbench.tournament.round_robin import TournamentResult
 
 COLUMNS = ("login", "name", "path")
@@ -38,6 +45,11 @@ class Student:
     login: str
     name: str
     path: Path  # resolved: the submission's file or folder
+    line: int = 0  # in the roster file, for messages
+
+    @property
+    def member(self) -> Member:
+        return Member(self.login, self.name)
 
 
 def read(path: Path) -> list[Student]:
@@ -57,7 +69,7 @@ def read(path: Path) -> list[Student]:
         )
     reader.fieldnames = header
     students: list[Student] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[Student, str]] = {}  # login -> its line, and its path as written
     for line, row in enumerate(reader, start=2):
         login = (row.get("login") or "").strip()
         where = (row.get("path") or "").strip()
@@ -65,59 +77,74 @@ def read(path: Path) -> list[Student]:
             continue  # a blank line
         if not login or not where:
             raise UsageError(f"--roster {path}, line {line}: login and path are both needed")
-        if login in seen:
-            raise UsageError(
-                f"--roster {path}, line {line}: login {login!r} is also on line {seen[login]}"
-            )
-        seen[login] = line
         resolved = Path(os.path.normpath(path.parent / where)).resolve()
-        students.append(Student(login, (row.get("name") or "").strip(), resolved))
+        if login in seen:
+            first, written = seen[login]
+            if first.path != resolved:
+                raise UsageError(
+                    f"--roster {path}, line {line}: login {login!r} is on line {first.line}"
+                    f" with another path ({where} here, {written} there); a student is in"
+                    " one entry at most (the contest's rules): keep one of the lines"
+                )
+            raise UsageError(
+                f"--roster {path}, line {line}: login {login!r} is also on line {first.line}"
+            )
+        student = Student(login, (row.get("name") or "").strip(), resolved, line)
+        seen[login] = student, where
+        students.append(student)
     return students
 
 
-def _owner(slot_path: Path | None, folder: Path | None, students: list[Student]) -> Student | None:
-    """The student whose roster path is the entrant's file, or its folder, or holds it."""
+def _owners(slot_path: Path | None, folder: Path | None, students: list[Student]) -> list[Student]:
+    """The students whose roster path is the entrant's file, or its folder, or holds it: one,
+    or the partners of a pair entry, in roster order."""
     if slot_path is None:
-        return None
+        return []
     targets = [p.resolve() for p in (slot_path, folder) if p is not None]
-    for student in students:
-        for target in targets:
-            if target == student.path or student.path in target.parents:
-                return student
-    return None
+    return [
+        student
+        for student in students
+        if any(target == student.path or student.path in target.parents for target in targets)
+    ]
 
 
 def apply(report: Report, students: list[Student], result: TournamentResult) -> Report:
-    """REPORT with each entrant's login and name from the roster, and the two lists: entrants
-    no roster line names (``unmatched``), and roster lines with no submission (``missing``)."""
+    """REPORT with each entrant's students (logins and names) from the roster, and the two
+    lists: entrants no roster line names (``unmatched``), and roster lines with no submission
+    (``missing``). UsageError for a roster line whose path holds more than one submission
+    (a folder above the students' own): the student would be in several entries."""
     by_spec = {slot.spec: slot for slot in result.slots}
-    claimed: set[str] = set()
-    entrants = []
+    entries: dict[str, list[str]] = {}  # login -> the entrants it was given to
     unmatched: list[str] = []
-    for e in report.entrants:
-        slot = by_spec.get(e.spec)
-        student = _owner(slot.path, slot.folder, students) if slot else None
-        if student is None:
-            if slot is not None and slot.path is not None:
-                unmatched.append(e.name)
-            entrants.append(e)
-            continue
-        claimed.add(student.login)
-        entrants.append(dataclasses.replace(e, login=student.login, student=student.name))
-    disqualified = []
-    for d in report.disqualified:
-        slot = by_spec.get(d.spec)
-        student = _owner(slot.path, slot.folder, students) if slot else None
-        if student is None:
-            unmatched.append(d.name)
-            disqualified.append(d)
-            continue
-        claimed.add(student.login)
-        disqualified.append(dataclasses.replace(d, login=student.login, student=student.name))
+
+    def members(name: str, spec: str, disqualified: bool) -> tuple[Member, ...]:
+        slot = by_spec.get(spec)
+        owners = _owners(slot.path, slot.folder, students) if slot else []
+        # A built-in strategy is nobody's; a disqualified entrant is a submission, if odd.
+        if not owners and (disqualified or (slot is not None and slot.path is not None)):
+            unmatched.append(name)
+        for student in owners:
+            entries.setdefault(student.login, []).append(name)
+        return tuple(student.member for student in owners)
+
+    entrants = [
+        dataclasses.replace(e, students=members(e.name, e.spec, False)) for e in report.entrants
+    ]
+    disqualified = [
+        dataclasses.replace(d, students=members(d.name, d.spec, True)) for d in report.disqualified
+    ]
+    for student in students:
+        held = entries.get(student.login, [])
+        if len(held) > 1:
+            some = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+            raise UsageError(
+                f"--roster, line {student.line}: the path of {student.login!r} holds"
+                f" {len(held)} submissions ({some}); give the student's own file or folder"
+            )
     missing = [
         {"login": s.login, "name": s.name, "path": str(s.path)}
         for s in students
-        if s.login not in claimed
+        if s.login not in entries
     ]
     return dataclasses.replace(
         report,
@@ -136,7 +163,7 @@ def row_link(page_url: str, login: str) -> str:
 
 
 def extra_credit(report: Report) -> list[tuple[int, Any, int]]:
-    """(place, entrant record, points) for the students who earn the contest's extra credit.
+    """(place, entrant record, points) for the entries that earn the contest's extra credit.
 
     The contest text: "We will rank submissions based on the number of matches they won. Ties
     count as losses." and "The top three submissions will earn the following: First place gets
@@ -144,7 +171,8 @@ def extra_credit(report: Report) -> list[tuple[int, Any, int]]:
     more about submissions level on match points, so they share their place, as the standings
     count ranks ("1, 2, 2, 4"): each earns the credit of the place they share, and a place
     taken by a tie is not given again (two second places leave no third). The tie-break of the
-    standings (average win rate) orders the lines, not the credit.
+    standings (average win rate) orders the lines, not the credit. The credit is an entry's,
+    and "Two people submit a single entry": each partner of a pair earns it (``files_rows``).
     """
     awarded = []
     for e in report.entrants:
@@ -155,41 +183,30 @@ def extra_credit(report: Report) -> list[tuple[int, Any, int]]:
 
 def files_rows(report: Report, page_url: str = "index.html") -> dict[str, list[list[Any]]]:
     """The rows of links.csv, extra_credit.csv and gradebook.csv (see the module's text), by
-    file name; PAGE_URL is the page's address, to which the links add the row's anchor."""
+    file name; PAGE_URL is the page's address, to which the links add the row's anchor. Each
+    partner of an entry has their own line, with the entry's numbers."""
     links: list[list[Any]] = [["login", "name", "team", "rank", "url"]]
     gradebook: list[list[Any]] = [
         ["login", "name", "team", "rank", "points", "wins", "losses", "ties", "win_rate"]
         + ["extra_credit", "status"]
     ]
     credit = {e.position: points for _, e, points in extra_credit(report)}
-    placed = {}
+    book: dict[str, list[Any]] = {}
     for e in report.entrants:
-        if e.login:
-            links.append([e.login, e.student, e.name, e.rank, row_link(page_url, e.login)])
-            placed[e.login] = e
+        for m in e.students:
+            links.append([m.login, m.name, e.name, e.rank, row_link(page_url, m.login)])
+            book[m.login] = [m.login, m.name, e.name, e.rank, e.points, e.wins, e.losses]
+            book[m.login] += [e.ties, e.win_rate, credit.get(e.position, 0), "ranked"]
     for d in report.disqualified:
-        if d.login:
-            links.append([d.login, d.student, d.name, "", row_link(page_url, d.login)])
-    by_login = {d.login: d for d in report.disqualified if d.login}
-    logins = [e.login for e in report.entrants if e.login] + list(by_login)
-    logins += [m["login"] for m in report.missing]
-    names = {m["login"]: m["name"] for m in report.missing}
-    for login in sorted(logins):
-        if login in placed:
-            e = placed[login]
-            gradebook.append(
-                [login, e.student, e.name, e.rank, e.points, e.wins, e.losses, e.ties]
-                + [e.win_rate, credit.get(e.position, 0), "ranked"]
-            )
-        elif login in by_login:
-            d = by_login[login]
-            gradebook.append(
-                [login, d.student, d.name, "", "", "", "", "", "", 0]
-                + [f"disqualified: {d.reason}"]
-            )
-        else:
-            gradebook.append([login, names[login], "", "", "", "", "", "", "", 0, "no submission"])
+        for m in d.students:
+            links.append([m.login, m.name, d.name, "", row_link(page_url, m.login)])
+            book[m.login] = [m.login, m.name, d.name, "", "", "", "", "", "", 0]
+            book[m.login] += [f"disqualified: {d.reason}"]
+    for m in report.missing:
+        book[m["login"]] = [m["login"], m["name"], "", "", "", "", "", "", "", 0, "no submission"]
+    gradebook += [book[login] for login in sorted(book)]
     extra: list[list[Any]] = [["place", "login", "name", "team", "points", "extra_credit"]]
     for place, e, points in extra_credit(report):
-        extra.append([place, e.login, e.student, e.name, e.points, points])
+        for m in e.students or (Member("", ""),):  # an entry no roster line names: one line
+            extra.append([place, m.login, m.name, e.name, e.points, points])
     return dict(zip(ROSTER_FILES, (links, extra, gradebook), strict=True))

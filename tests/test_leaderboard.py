@@ -204,8 +204,10 @@ window.addEventListener("load", () => {
   const root = document.documentElement;
   const rows = Array.from(document.querySelectorAll("#standings tbody tr"));
   const shown = rows.filter((r) => !r.hidden);
-  const found = location.hash.startsWith("#e-") && document.querySelector(location.hash);
-  const target = found && found.closest("tr");  // a login's anchor sits inside its row
+  const found = location.hash.startsWith("#e-")
+    && document.getElementById(decodeURIComponent(location.hash.slice(1)));  // e-ban.one too
+  // A login's anchor sits inside its row, or a disqualified entry's line.
+  const target = found && (found.closest("tr") || found.closest("li"));
   const box = target && target.getBoundingClientRect();
   const wide = Array.from(document.querySelectorAll("body *"))
     .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 1
@@ -226,7 +228,7 @@ window.addEventListener("load", () => {
   probe.textContent = JSON.stringify({
     scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide: wide.slice(0, 5),
     shown: shown.map((r) => r.id), rows: rows.length, first: rows[0].id,
-    open: target ? target.querySelector("details").open : null,
+    open: target && target.querySelector("details") ? target.querySelector("details").open : null,
     inview: box ? box.bottom > 0 && box.top < window.innerHeight : null,
     tools_hidden: document.getElementById("tools").hidden, hover,
   });
@@ -336,8 +338,9 @@ def test_the_heatmap_cells_are_where_the_page_says(pages):
 
 
 def test_a_class_of_300_with_a_roster_finds_each_student_by_login_or_team(tmp_path):
-    """300 students on a roster: in headless Chromium at 1280 and 800 px, with the page's
-    script and without it, a student reaches their own row by login and by team name."""
+    """300 entries on a roster, one of them a pair and a disqualified one a pair too: in
+    headless Chromium at 1280 and 800 px, with the page's script and without it, each student,
+    each partner of a pair included, reaches their own row by login and by team name."""
     from hogbench import roster as rs
 
     n = 300
@@ -346,27 +349,46 @@ def test_a_class_of_300_with_a_roster_finds_each_student_by_login_or_team(tmp_pa
     for k, slot in enumerate(result.slots[:n]):
         slot.path = tmp_path / "subs" / f"s{k:03d}.py"
         lines.append(f"stu{k:03d}x,Student Number {k},subs/s{k:03d}.py")
+    banned = result.slots[n]
+    banned.path = tmp_path / "subs" / "banned.py"
+    # The middle of the standings, whichever slot that is, gets a partner; so does the banned.
+    middle = results.build(result, budget=0).entrants[n // 2].spec
+    k = int(Path(middle).stem[1:])
+    lines += [f"partner{k:03d},Pat Partner,subs/s{k:03d}.py"]
+    lines += ["ban.one,Ban One,subs/banned.py", "ban-two,Ban Two,subs/banned.py"]
     roster = tmp_path / "roster.csv"
     roster.write_text("\n".join(lines) + "\n")
     report = rs.apply(results.build(result, budget=0), rs.read(roster), result)
     out = tmp_path / "site"
     files.write_reports(report, out)
     who = report.entrants[n // 2]
-    login, team = who.login, who.name
+    (login, partner), team = who.logins, who.name
+    assert (login, partner) == (f"stu{k:03d}x", f"partner{k:03d}")
     links = {r["login"]: r["url"] for r in csv.DictReader((out / "links.csv").open())}
-    assert len(links) == n and links[login] == f"index.html#e-{login}"
-    row = report_anchor(out, " ".join((team, login, who.student)))
-    for width in (1280, 800):
-        for query in (login, team.lower(), who.student.lower()):
+    assert len(links) == n + 3
+    for x in (login, partner, "ban.one", "ban-two"):
+        assert links[x] == f"index.html#e-{x}"
+    row = report_anchor(
+        out, " ".join([team, *(x for m in who.students for x in (m.login, m.name))])
+    )
+    # Each student's way to the row at each width, spread over the two (each launch of
+    # Chromium takes seconds): the first partner at 1280 px, the second at 800.
+    for width, me, dq in ((1280, login, "ban.one"), (800, partner, "ban-two")):
+        for query in (me, team.lower() if width == 1280 else "pat partner"):
             seen = probe(out, tmp_path, f"#q={query}", width)
             assert row in seen["shown"] and len(seen["shown"]) < n, (query, seen)
             assert seen["scrollWidth"] <= seen["clientWidth"] and seen["wide"] == [], seen
-        for own_script in (True, False):  # the login's link reaches the row either way
-            seen = probe(out, tmp_path, f"#e-{login}", width, own_script)
-            assert seen["inview"] is True, (width, own_script, seen)
+        for own_script in (True, False):  # each login's link reaches the row either way
+            seen = probe(out, tmp_path, f"#e-{me}", width, own_script)
+            assert seen["inview"] is True, (me, width, own_script, seen)
             assert seen["open"] is own_script  # the script also opens the row's details
-            seen = probe(out, tmp_path, f"#{row}", width, own_script)
-            assert seen["inview"] is True, (width, own_script, seen)
+            # A disqualified pair's logins reach its line in the list of the disqualified.
+            seen = probe(out, tmp_path, f"#e-{dq}", width, own_script)
+            assert seen["inview"] is True and seen["open"] is None, seen
+        seen = probe(out, tmp_path, f"#{row}", width, own_script=width == 1280)
+        assert seen["inview"] is True, (width, seen)
     # Without the script every row is there to find with the browser's own search.
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert page.count('<tr id="e-') == n and f'<span id="e-{login}"></span>' in page
+    assert page.count('<tr id="e-') == n
+    for x in (login, partner, "ban.one", "ban-two"):
+        assert page.count(f'id="e-{x}"') == 1, x

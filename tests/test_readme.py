@@ -54,6 +54,16 @@ def _json(key: str, check: Callable[[Any], bool]) -> Callable[[str], bool]:
     return fact
 
 
+def _holds(*texts: str) -> Callable[[str], bool]:
+    """Facts that go together: stdout holds each of TEXTS."""
+
+    def fact(stdout: str) -> bool:
+        return all(text in stdout for text in texts)
+
+    fact.__doc__ = f"stdout holds each of {texts}"
+    return fact
+
+
 #: Command -> the one fact of its output that is checked: text its stdout and stderr must hold,
 #: or a function of its stdout. Exit codes other than 0 are in EXIT.
 FACTS: dict[str, str | Callable[[str], bool]] = {
@@ -67,8 +77,8 @@ FACTS: dict[str, str | Callable[[str], bool]] = {
     ),
     # For TAs
     "hogbench tournament tournaments/example_class/subs --rules hog-su21 --roster"
-    " tournaments/example_class/roster.csv --out results/class": (
-        "on the roster with no submission: grace"
+    " tournaments/example_class/roster.csv --out results/class": _holds(
+        "More Boar 8/6 (bob, hana)", "on the roster with no submission: grace"
     ),
     "hogbench tournament strategies/hog_contest/ --rules hog-contest --backend dask --jobs 2"
     " --out results/dask": "reports: results/dask/standings.csv",

@@ -423,13 +423,14 @@ def test_a_roster_maps_entrants_to_students_and_lists_the_rest(tmp_path):
     assert t.roster == roster
     result = tm.run(t)
     report = rs.apply(results.build(result, budget=0), rs.read(roster), result)
-    by_login = {e.login: e for e in report.entrants if e.login}
+    by_login = {e.logins[0]: e for e in report.entrants if e.students}
+    assert all(len(e.students) <= 1 for e in report.entrants)
     assert {k: v.name for k, v in by_login.items()} == {
         "ada": "Team Ada",
         "bo": "bo",
         "cy": "Cy & co",
     }
-    assert by_login["ada"].student == "Ada Lovelace"
+    assert by_login["ada"].students[0].name == "Ada Lovelace"
     assert report.unmatched == ["stray"]
     assert [m["login"] for m in report.missing] == ["dee"]
     out = tmp_path / "out"
@@ -454,7 +455,11 @@ def test_a_roster_maps_entrants_to_students_and_lists_the_rest(tmp_path):
     )
     data = json.loads((out / "results.json").read_text())
     assert data["roster"]["not_on_roster"] == ["stray"]
-    assert {s["login"] for s in data["standings"]} == {"ada", "bo", "cy", None}
+    assert sorted(m["login"] for s in data["standings"] for m in s["students"]) == [
+        "ada",
+        "bo",
+        "cy",
+    ]
 
 
 def test_extra_credit_follows_shared_places():
@@ -484,8 +489,15 @@ def test_roster_errors_name_the_line(tmp_path):
     bad.write_text("login,name\nada,Ada\n")
     with pytest.raises(UsageError, match="missing path"):
         rs.read(bad)
-    bad.write_text("login,name,path\nada,Ada,subs/a\nada,Ada again,subs/b\n")
+    bad.write_text("login,name,path\nada,Ada,subs/a\nada,Ada again,subs/a\n")
     with pytest.raises(UsageError, match="line 3: login 'ada' is also on line 2"):
+        rs.read(bad)
+    bad.write_text("login,name,path\nada,Ada,subs/a\nada,Ada again,subs/b\n")
+    with pytest.raises(
+        UsageError,
+        match=r"line 3: login 'ada' is on line 2 with another path"
+        r" \(subs/b here, subs/a there\)",
+    ):
         rs.read(bad)
     with pytest.raises(UsageError, match="no such file"):
         rs.read(tmp_path / "none.csv")

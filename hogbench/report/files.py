@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from hogbench.names import csv_cell
-from hogbench.results import TIE_BREAK, Report
+from hogbench.results import TIE_BREAK, Member, Report
 from hogbench.tournament.field import Slot
 from hogbench.tournament.gauntlets import GauntletRow
 from hogbench.tournament.store import PairResult
 
-#: The columns of standings.csv, and of pairs.csv.
+#: The columns of standings.csv, and of pairs.csv. A pair entry's logins and students are joined
+#: by "; " in their cells.
 STANDINGS_COLUMNS = [
     "rank", "entrant", "points", "wins", "losses", "ties", "win_rate", "rating", "exact_pairs",
     "mc_pairs", "spec", "key", "status", "rating_error", "undecided", "regret", "regret_note",
@@ -51,13 +52,20 @@ def standings_rows(report: Report) -> list[list[Any]]:
         rows.append(
             [e.rank, e.name, e.points, e.wins, e.losses, e.ties, e.win_rate, e.rating]
             + [e.exact_pairs, e.mc_pairs, e.spec, e.key, "live" if e.live else "ok"]
-            + [e.rating_error, e.undecided, e.regret, e.regret_note, e.login, e.student]
+            + [e.rating_error, e.undecided, e.regret, e.regret_note, *_students(e.students)]
             + ["; ".join(e.notes)]
         )
     for d in report.disqualified:
         row: list[Any] = ["", d.name] + [""] * 8 + [d.spec, "", f"disqualified: {d.reason}"]
-        rows.append(row + ["", "", "", "", d.login, d.student, ""])
+        rows.append(row + ["", "", "", "", *_students(d.students), ""])
     return rows
+
+
+def _students(members: tuple[Member, ...]) -> list[str | None]:
+    """The login and student cells: a pair entry's partners joined by "; "."""
+    if not members:
+        return [None, None]
+    return ["; ".join(m.login for m in members), "; ".join(m.name for m in members)]
 
 
 def matrix_rows(report: Report) -> list[list[Any]]:
@@ -105,7 +113,8 @@ def write_reports(report: Report, out: Path) -> list[Path]:
         pictures = {"matrix": "matrix.png", "standings": "standings.png", "matrix_box": box}
         paths += [out / "matrix.png", out / "standings.png"]
     more: list[Path] = []
-    if report.missing or report.unmatched or any(e.login for e in report.entrants):
+    students = [*report.entrants, *report.disqualified]
+    if report.missing or report.unmatched or any(e.students for e in students):
         from hogbench import roster
 
         for name, rows in roster.files_rows(report).items():

@@ -78,8 +78,8 @@ def standings_table(report: Report) -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for p, e in enumerate(report.entrants):
         name = Text(short(e.name))
-        if e.login:
-            name.append(f" ({e.login})", style="dim")
+        if e.students:
+            name.append(f" ({', '.join(e.logins)})", style="dim")
         if e.live:
             name.append(" (live)", style="yellow")
         if e.notes:
