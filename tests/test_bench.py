@@ -76,6 +76,16 @@ RUNS = {
             (rf"one pair at a time [\d.]+ ms \| ratio {NUMBER}x", 1.5, None, "grid against pairs"),
         ],
     ),
+    "ties": (
+        ["--repeat", "1"],
+        [
+            # the target is about 2; the floor catches ties fallen back to a slow path
+            (rf"values and ties [\d.]+ s \| ratio {NUMBER}x", None, 4, "ties on top of values"),
+            # Big Pig's pair: resolving every roll of every turn on each sweep (Greed's pair
+            # costs the same either way: few outcomes, few sweeps)
+            (rf"computer:25\): .* \| ratio {NUMBER}x", 5, None, "turn rows against on the spot"),
+        ],
+    ),
     "bacon2": (
         ["--repeat", "1", "--reference-repeat", "1", "--quick"],
         [(rf"median of \d+\) \| ratio {NUMBER}x\n", 3, None, "a pair against the recursion")],
