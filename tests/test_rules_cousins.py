@@ -11,7 +11,6 @@ import functools
 import itertools
 import math
 import random
-import re
 import sys
 from fractions import Fraction
 
@@ -326,74 +325,6 @@ def test_greed_strategy_sees_last_as_a_bool():
     assert table.at(rules, 3, 4, True) == 1 and table.at(rules, 3, 4, False) == 0
 
 
-def test_greed_play_readings():
-    def always(n):
-        return lambda myscore, theirscore, last: n
-
-    fives = greed.make_test_dice(5)
-    # Exactly 100 does not end the game: 100-100, then Player 1 goes over.
-    assert greed.play(always(20), always(20), fives) == (200, 100)
-    assert greed.autoplay(always(20), always(20), fives) == 2
-    # Pass, then a last turn that passes too: compared, a tie.
-    assert greed.autoplay(always(0), always(0)) == 3
-    # Going over on the last turn loses.
-    assert greed.autoplay(always(0), always(21), fives) == 1
-    # All zeros is not a pass: the game goes on until Player 2 goes over (3, 6 > 5).
-    assert greed.play(always(1), always(1), greed.make_test_dice(0, 3), goal=5) == (0, 6)
-    # The last turn: Player 2 passed, Player 1 rolls once more and the scores compare.
-    assert greed.play(always(1), always(0), greed.make_test_dice(2), goal=5) == (4, 0)
-    with pytest.raises(IllegalChoice):
-        greed.play(always(-1), always(0))
-
-
-def test_greed_autoplay_loud_transcript(capsys):
-    greed.autoplayLoud(greed.sample1, greed.sample1, greed.make_test_dice(5))
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[:5] == [
-        "Player 1: 0 Player 2: 0",
-        "It is Player 1's turn.",
-        "12 dice chosen.",
-        "Dice rolled: " + " ".join(["5"] * 12),
-        "Total for this turn: 60",
-    ]
-    assert lines[5:7] == ["Player 1: 60 Player 2: 0", "It is Player 2's turn."]
-    assert lines[-2:] == ["Player 1: 120 Player 2: 60", "Player 2 wins."]
-
-
-def test_greed_many_games_output(capsys):
-    random.seed(61)
-    greed.manyGames(greed.sample1, greed.sample1, 1000)
-    out = capsys.readouterr().out
-    match = re.fullmatch(r"Player 1 wins: (\d+)\nPlayer 2 wins: (\d+)\nTies: (\d+)\n", out)
-    assert match, out
-    w1, w2, ties = map(int, match.groups())
-    assert w1 + w2 + ties == 1000
-    assert abs(w1 - w2) < 150 and ties < 50  # nearly equal, few ties (as the text says)
-
-    # The first strategy moves first in n // 2 games; with these dice the second mover wins.
-    def roll_one(myscore, theirscore, last):
-        return 1
-
-    def also_one(myscore, theirscore, last):
-        return 1
-
-    greed.manyGames(roll_one, also_one, 5, dice=greed.make_test_dice(1), goal=5)
-    assert capsys.readouterr().out == "Player 1 wins: 3\nPlayer 2 wins: 2\nTies: 0\n"
-
-
-def test_greed_samples_and_improve():
-    assert greed.sample1(10, 5, False) == 0 and greed.sample1(5, 5, False) == 12
-    assert greed.sample1(4, 5, True) == 12
-    assert [greed.sample2(s, 0, False) for s in (0, 50, 51, 80, 81, 100)] == [30, 30, 10, 10, 0, 0]
-    better = greed.improve(lambda myscore, theirscore, last: 7)
-    assert better(100, 100, False) == 0 and better(100, 3, True) == 0
-    assert better(99, 100, False) == 7
-    # sample2 beats sample1, switching who goes first.
-    rules = get_rules("greed")
-    one, two = (tabulate(s, rules, "s").choices for s in (greed.sample1, greed.sample2))
-    assert exact.evaluate(rules, two, one).average > 0.5
-
-
 def test_greed_improve_spec():
     assert parse_spec("improve(sample1)").params == (parse_spec("sample1"),)
     rules = get_rules("greed", 30)
@@ -534,42 +465,6 @@ def big_pig_reference(goal, cap, strategies=None):
     return value_iteration(states, value_of)
 
 
-def test_big_pig_roll_points_follow_the_text():
-    assert big_pig.roll_points(5, 6) == 11 and big_pig.roll_points(3, 4) == 7
-    assert big_pig.roll_points(4, 4) == 16 and big_pig.roll_points(1, 1) == 25
-    assert big_pig.roll_points(6, 6) == 24 and big_pig.roll_points(5, 5) == 20
-    assert big_pig.roll_points(4, 1) == 0 and big_pig.roll_points(1, 3) == 0
-    for d1, d2 in itertools.product(range(1, 7), repeat=2):
-        assert big_pig.roll_points(d1, d2) == big_pig_points(d1, d2)
-
-
-def test_big_pig_demonstration_game():
-    """The text's demonstration: human 18, computer 41, then a Big Pig each."""
-    dice = big_pig.make_test_dice(5, 6, 3, 4, 4, 4, 1, 1, 6, 6, 4, 5, 4, 1, 3, 2, 6, 2, 1, 3)
-    answers = iter(["roll", "hold", "roll", "roll"])
-
-    def human(score, opponent_score, turn_total):
-        return next(answers)
-
-    computer = big_pig.computer()
-    assert big_pig.take_turn(human, 0, 0, dice) == 18
-    assert big_pig.take_turn(computer, 0, 18, dice) == 41
-    assert big_pig.take_turn(human, 18, 41, dice) == 0
-    assert big_pig.take_turn(computer, 41, 18, dice) == 0
-
-
-def test_big_pig_rounds():
-    holder = big_pig.hold_at(1)
-    # Both reach the goal in the same round: equal scores tie.
-    assert big_pig.play(holder, holder, goal=10, dice=big_pig.make_test_dice(6, 5)) == (11, 11)
-    # The first player reaches the goal; the second still has the round's last turn.
-    dice = big_pig.make_test_dice(6, 5, 6, 6, 5, 5)  # 11, then 24 + 20
-    assert big_pig.play(holder, big_pig.hold_at(30), goal=10, dice=dice) == (11, 44)
-    computer = big_pig.computer(10)
-    assert computer(0, 9, 19) is True and computer(0, 9, 20) is False
-    assert computer(5, 12, 7) is True and computer(5, 12, 8) is False  # rolls until ahead
-
-
 def test_big_pig_rules_and_cap():
     rules = get_rules("big-pig", 6, overshoot=4)
     assert rules.cap == 10 and rules.obs_shape == (6, 11, 10)
@@ -639,9 +534,7 @@ def test_big_pig_monte_carlo_agrees_with_exact():
 def test_big_pig_builtins():
     rules = get_rules("big-pig", 20)
     assert rules.baseline == "computer"
-    table = load_entrant("computer", rules).table
-    assert table.at(rules, 0, 10, 19) == big_pig.ROLL and table.at(rules, 0, 10, 20) == big_pig.HOLD
-    assert table.at(rules, 3, 30, 27) == big_pig.ROLL and table.at(rules, 3, 30, 28) == big_pig.HOLD
+    # the computer's table: tests/test_seed_big_pig.py (the text's rules for it)
     assert load_entrant("computer:25", rules).table.at(rules, 0, 0, 24) == big_pig.ROLL
     assert load_entrant("hold_at:5", rules).table.at(rules, 0, 30, 5) == big_pig.HOLD
 
@@ -731,29 +624,6 @@ def greed_pair_reference(strategy_a, strategy_b, goal=100):
     return value(0, 0, 0), 1 - value(1, 0, 0)
 
 
-def test_greed_any_number_of_dice_plays_as_a_plain_recursion_says():
-    """The Greed text: "He can choose any number of dice". A strategy answering 60 dice, and
-    one answering 1000, play under the default options (the model grows to the answers used),
-    and their exact chances against sample1 are a plain recursion's, whose dice are counted
-    with integers."""
-    rules = get_rules("greed")
-    one = tabulate(greed.sample1, rules, "sample1").choices
-
-    def sixty(myscore, theirscore, last):
-        return 0 if myscore > theirscore else (60 if theirscore - myscore > 40 else 12)
-
-    def thousand(myscore, theirscore, last):
-        return 0 if myscore > theirscore else (1000 if theirscore - myscore > 30 else 12)
-
-    for strategy in (sixty, thousand):
-        table = tabulate(strategy, rules, strategy.__name__).choices
-        values = exact.evaluate(rules, table, one)
-        first, second = greed_pair_reference(strategy, greed.sample1)
-        assert values.first == pytest.approx(first, abs=1e-9)
-        assert values.second == pytest.approx(second, abs=1e-9)
-    assert values.first != pytest.approx(exact.evaluate(rules, one, one).first, abs=1e-6)
-
-
 def test_greed_counts_past_saturation_are_the_same_outcomes_exactly():
     """From saturation(goal) dice on, every sum up to the goal has chance 0.0 as floating point
     computes it, so a roll goes over with chance 1.0 (the true chance, rounded): the rows of
@@ -822,12 +692,3 @@ def test_greed_live_strategy_may_answer_past_max_dice():
     table = TablePlayer(tabulate(greed.sample1, rules, "s").choices)
     counts = simulate.simulate(rules, live, table, 20, seed=1)
     assert counts.sum() == 20
-
-
-def test_greed_seed_sample2_beats_sample1_switching_who_goes_first():
-    """The Greed text: "You should find that in large samples, switching which strategy goes
-    first, it [sample2] consistently beats sample1." Exactly: in both seatings together."""
-    rules = get_rules("greed")
-    one, two = (tabulate(s, rules, "s").choices for s in (greed.sample1, greed.sample2))
-    values = exact.evaluate(rules, two, one)
-    assert (values.first + values.second) / 2 > 0.55
