@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hogbench.errors import UsageError
+from hogbench.leaderboard import login_anchor
 from hogbench.results import Member, Report
 from hogbench.tournament.round_robin import TournamentResult
 
@@ -78,19 +79,22 @@ def read(path: Path) -> list[Student]:
         if not login or not where:
             raise UsageError(f"--roster {path}, line {line}: login and path are both needed")
         resolved = Path(os.path.normpath(path.parent / where)).resolve()
-        if login in seen:
-            first, written = seen[login]
+        # Logins are told apart as their links are (``#e-LOGIN``): Ada and ada are one student.
+        same = login_anchor(login)
+        if same in seen:
+            first, written = seen[same]
+            also = "" if first.login == login else f" (as {first.login!r})"
             if first.path != resolved:
                 raise UsageError(
-                    f"--roster {path}, line {line}: login {login!r} is on line {first.line}"
+                    f"--roster {path}, line {line}: login {login!r} is on line {first.line}{also}"
                     f" with another path ({where} here, {written} there); a student is in"
                     " one entry at most (the contest's rules): keep one of the lines"
                 )
             raise UsageError(
-                f"--roster {path}, line {line}: login {login!r} is also on line {first.line}"
+                f"--roster {path}, line {line}: login {login!r} is also on line {first.line}{also}"
             )
         student = Student(login, (row.get("name") or "").strip(), resolved, line)
-        seen[login] = student, where
+        seen[same] = student, where
         students.append(student)
     return students
 
@@ -157,8 +161,6 @@ def apply(report: Report, students: list[Student], result: TournamentResult) -> 
 
 def row_link(page_url: str, login: str) -> str:
     """The address of a student's row on the page: PAGE_URL and ``#e-LOGIN``."""
-    from hogbench.leaderboard import login_anchor
-
     return f"{page_url}#{login_anchor(login)}"
 
 

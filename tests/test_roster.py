@@ -158,3 +158,24 @@ def test_extra_credit_goes_to_each_partner_of_a_shared_place():
     assert [(row[0], row[1], row[5]) for row in extra[1:]] == [
         (1, "a", 3), (2, "b", 2), (2, "c", 2), (2, "d", 2),
     ]  # fmt: skip
+
+
+def test_logins_that_differ_only_in_case_are_one_student(tmp_path):
+    """Their links (#e-ada) would be one: the roster says so instead of losing one."""
+    roster = tmp_path / "r.csv"
+    roster.write_text("login,name,path\nada,Ada,subs/a\nAda,Ada,subs/b\n")
+    with pytest.raises(UsageError, match=r"line 3: login 'Ada' is on line 2 \(as 'ada'\)"):
+        rs.read(roster)
+
+
+def test_a_team_name_never_takes_another_entry_s_login_anchor():
+    """Team "bo" (no login) and the pair of bo and cy: #e-bo reaches bo's entry, and the team
+    named bo gets a numbered anchor; an entry keeps its own login as its id."""
+    from hogbench.leaderboard import anchors
+
+    names = ["bo", "Bo & Cy", "cy"]
+    reserved = {"e-bo": 1, "e-cy": 1, "e-dee": -1}
+    assert anchors(names, reserved) == ["e-bo-2", "e-bo-cy", "e-cy-2"]
+    assert anchors(["dee", "ed"], {"e-ed": 1}) == ["e-dee", "e-ed"]  # an entry's own login
+    assert anchors(["dee"], reserved) == ["e-dee-2"]  # a disqualified student's
+    assert anchors(["a", "a", "a-2"]) == ["e-a", "e-a-2", "e-a-2-2"]  # never twice
