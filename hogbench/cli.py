@@ -905,6 +905,7 @@ def tournament(
         from hogbench import roster as rs
 
         students = rs.read(t.roster)
+        rs.check(students, t.entrants)
     # The run's one sandbox request: the command line's options merged with the tournament
     # file's sandbox settings (the two contradicting each other is refused), passed down whole.
     request = type(door).of(_door(t.require_sandbox, t.no_sandbox), **tm.sandbox_settings(t))

@@ -112,6 +112,33 @@ def _owners(slot_path: Path | None, folder: Path | None, students: list[Student]
     ]
 
 
+def _one_entry_each(students: list[Student], entries: dict[str, list[str]]) -> None:
+    """UsageError for a roster line whose path holds more than one submission (a folder above
+    the students' own): its student would be in several entries. ENTRIES: login -> names."""
+    for student in students:
+        held = entries.get(student.login, [])
+        if len(held) > 1:
+            some = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+            raise UsageError(
+                f"--roster, line {student.line}: the path of {student.login!r} holds"
+                f" {len(held)} submissions ({some}); give the student's own file or folder"
+            )
+
+
+def check(students: list[Student], entrants: list[Any]) -> None:
+    """Before any work: the roster lines whose path holds several of the tournament's
+    ENTRANTS (discovery's entries, which know their file and folder; an entrant named by a
+    string is matched after loading, by ``apply``)."""
+    entries: dict[str, list[str]] = {}
+    for entry in entrants:
+        path = getattr(entry, "path", None)
+        share = getattr(entry, "share", None)
+        folder = share if share is not None and share != path else None
+        for student in _owners(path, folder, students):
+            entries.setdefault(student.login, []).append(getattr(entry, "name", str(entry)))
+    _one_entry_each(students, entries)
+
+
 def apply(report: Report, students: list[Student], result: TournamentResult) -> Report:
     """REPORT with each entrant's students (logins and names) from the roster, and the two
     lists: entrants no roster line names (``unmatched``), and roster lines with no submission
@@ -137,14 +164,7 @@ def apply(report: Report, students: list[Student], result: TournamentResult) -> 
     disqualified = [
         dataclasses.replace(d, students=members(d.name, d.spec, True)) for d in report.disqualified
     ]
-    for student in students:
-        held = entries.get(student.login, [])
-        if len(held) > 1:
-            some = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
-            raise UsageError(
-                f"--roster, line {student.line}: the path of {student.login!r} holds"
-                f" {len(held)} submissions ({some}); give the student's own file or folder"
-            )
+    _one_entry_each(students, entries)
     missing = [
         {"login": s.login, "name": s.name, "path": str(s.path)}
         for s in students

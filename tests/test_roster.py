@@ -115,7 +115,7 @@ def test_a_login_on_two_lines_with_different_paths_is_one_clear_error(tmp_path):
     assert {s.path for s in rs.read(roster)} == {(tmp_path / "subs" / "a").resolve()}
 
 
-def test_a_roster_path_that_holds_several_submissions_is_an_error(tmp_path):
+def test_a_roster_path_that_holds_several_submissions_is_an_error(tmp_path, monkeypatch):
     """A folder above the students' own would make its student a partner in every entry."""
     _class(tmp_path)
     roster = tmp_path / "r.csv"
@@ -124,6 +124,12 @@ def test_a_roster_path_that_holds_several_submissions_is_an_error(tmp_path):
     result = tm.run(t)
     with pytest.raises(UsageError, match=r"line 3: the path of 'zed' holds 3 submissions"):
         rs.apply(results.build(result, budget=0), rs.read(roster), result)
+    with pytest.raises(UsageError, match=r"line 3: the path of 'zed' holds 3 submissions"):
+        rs.check(rs.read(roster), t.entrants)  # as the command line does, before any work
+    monkeypatch.chdir(tmp_path)
+    got = runner.invoke(app, ["tournament", "subs", "--roster", "r.csv", "--store", "x.sqlite"])
+    assert got.exit_code == 2 and "holds 3 submissions" in got.stderr
+    assert not (tmp_path / "x.sqlite").exists()  # said before any pair was played
 
 
 def test_cli_names_both_partners(tmp_path, monkeypatch):
