@@ -140,6 +140,7 @@ def test_cli_names_both_partners(tmp_path, monkeypatch):
     )
     assert got.exit_code == 0, got.output
     assert "(bo, cy)" in got.stdout and "on the roster with no submission: gus" in got.output
+    assert "eve_fay (eve, fay)" in got.stdout  # a disqualified pair is named by its logins too
     assert (tmp_path / "site" / "gradebook.csv").is_file()
 
 

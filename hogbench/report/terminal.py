@@ -65,6 +65,12 @@ def _cell_style(rate: float, threshold: float) -> str:
     return "yellow"
 
 
+def _logins(name: str, logins: list[str]) -> str:
+    """The roster's logins after an entrant's name, " (bo, cy)"; none where the one login is
+    the name itself (a student's folder named after them)."""
+    return "" if logins in ([], [name]) else f" ({', '.join(logins)})"
+
+
 def standings_table(report: Report) -> Table:
     hanging = any(e.undecided for e in report.entrants)
     noisy = any(e.rating_error for e in report.entrants)
@@ -78,8 +84,7 @@ def standings_table(report: Report) -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for p, e in enumerate(report.entrants):
         name = Text(short(e.name))
-        if e.students:
-            name.append(f" ({', '.join(e.logins)})", style="dim")
+        name.append(_logins(e.name, e.logins), style="dim")
         if e.live:
             name.append(" (live)", style="yellow")
         if e.notes:
@@ -274,7 +279,9 @@ def console_report(
         table.add_column("entrant", no_wrap=True)
         table.add_column("reason")
         for d in report.disqualified:
-            table.add_row(Text(short(d.name)), Text(d.reason))
+            name = Text(short(d.name))
+            name.append(_logins(d.name, d.logins), style="dim")
+            table.add_row(name, Text(d.reason))
         parts.append(table)
     for line in report.not_played:
         parts.append(Text(f"not played: {line}", style="yellow"))
