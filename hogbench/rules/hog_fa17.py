@@ -25,6 +25,7 @@ from hogbench.rules._swap_term import (
     make_play,
     make_swap_strategy,
 )
+from hogbench.rules.hog_fa13 import free_bacon
 from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exported)
     GOAL_SCORE,
     always_roll,
@@ -34,16 +35,6 @@ from hogbench.rules.hog_sp19 import (  # noqa: F401  (the course's names, re-exp
     roll_dice,
     silence,
 )
-
-
-def free_bacon(score):
-    """Return the points scored from rolling 0 dice (Free Bacon): one more than the largest
-    digit of the opponent's SCORE.
-
-    >>> free_bacon(0), free_bacon(35), free_bacon(71)
-    (1, 6, 8)
-    """
-    return 1 + max(int(digit) for digit in str(score))
 
 
 def is_swap(score0, score1):

@@ -26,6 +26,7 @@ from hogbench.rules._update_term import (  # noqa: F401  (the course's names, re
     always_roll,
     sow_sad,
 )
+from hogbench.rules.hog_sp15 import is_prime
 
 GOAL = 100
 
@@ -57,15 +58,6 @@ def simple_update(num_rolls, player_score, opponent_score, dice=six_sided):
     """Return the total score of a player who starts their turn with PLAYER_SCORE and then
     rolls NUM_ROLLS DICE, ignoring Sus Fuss."""
     return player_score + take_turn(num_rolls, player_score, opponent_score, dice)
-
-
-def is_prime(n):
-    """Return whether N is prime.
-
-    >>> [is_prime(n) for n in (1, 2, 9, 13)]
-    [False, True, False, True]
-    """
-    return n > 1 and all(n % k for k in range(2, int(n**0.5) + 1))
 
 
 def num_factors(n):
