@@ -78,8 +78,8 @@ def _evaluate_rows(rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, w
 #: The grid kernel's tables: each column one table, its choices' indices at an observation side
 #: by side.
 TABLES = types.int64[:, ::1]
-#: The grid rows as the kernel takes them (``rows.GridRows``, its first eight fields).
-GRID_ROWS = types.Tuple((I8, I8, F8, types.uint32[::1], F8, types.int64, I8, I8))
+#: The grid rows as the kernel takes them (``rows.GridRows``, its first seven fields).
+GRID_ROWS = types.Tuple((I8, F8, types.uint32[::1], F8, types.int64, I8, I8))
 
 #: Tables a side of one pass of the grid kernel: GRID x GRID pairs, whose values at a slot it
 #: keeps in one place of 64 values (see ``grid_values``). Measured per pair over 32 by 32
@@ -115,8 +115,10 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
     as 32-bit codes (a chance's index among 144): 0.09-0.10 ms a pair against 0.14-0.15.
     Writing the sums as whole lines instead of 64 scalar stores was part of it (0.136 against
     0.146 alone). A second slot for the 1080 states reached with the same player to move
-    again, instead of the gathered column: 0.093-0.096 against 0.096-0.101 (the whole grid)."""
-    row_ptr, row_same, row_const, codes, chances, chance_bits, slot, second = grid
+    again, instead of the gathered column: 0.093-0.096 against 0.096-0.101 (the whole grid).
+    Then each row one loop instead of two (the other player's entries, then the same
+    player's), the sign in the chance: 0.083-0.094 against 0.092-0.114."""
+    row_ptr, row_const, codes, chances, chance_bits, slot, second = grid
     n = len(slot)
     for i in range(n):
         o = observation[i]
@@ -129,12 +131,12 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
                 prefetch(codes, row_ptr[tabs_b[ahead, a] * n + i + 2])
         here = slot[i] * 2 * GRID * GRID
         grid_values(
-            row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_a, o, n, i, values,
-            0, here, second[i],
+            row_ptr, row_const, codes, chances, chance_bits, tabs_a, o, n, i, values, 0, here,
+            second[i],
         )  # A moves at the state  # fmt: skip
         grid_values(
-            row_ptr, row_same, row_const, codes, chances, chance_bits, tabs_b, o, n, i, values,
-            1, here + GRID * GRID, second[i],
+            row_ptr, row_const, codes, chances, chance_bits, tabs_b, o, n, i, values, 1,
+            here + GRID * GRID, second[i],
         )  # B moves at the state  # fmt: skip
 
 
@@ -364,7 +366,7 @@ def evaluate_grid(
         np.stack([engine_table(t) - c0 for t in ts], axis=1) for ts in (tables_a, tables_b)
     )
     start = 2 * grid.start_slot * GRID * GRID
-    kernel_rows = tuple(grid[:8])
+    kernel_rows = tuple(grid[:7])
     with e.lock:
         w = e.grid_values(grid.n_places * GRID * GRID)
         _grid_passes(kernel_rows, grid.observation, tabs_a, tabs_b, wanted, w, start, values)

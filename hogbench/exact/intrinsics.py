@@ -75,17 +75,15 @@ def _transpose(builder, rows):
 
 @intrinsic
 def grid_values(
-    typingctx, row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values,
-    side, here, second,
+    typingctx, row_ptr, row_const, codes, chances, chance_bits, tabs, o, n, i, values, side,
+    here, second,
 ):  # fmt: skip
     """One player's values at the I-th state of the order, for a grid of 8 by 8 pairs: the
     mover's 8 tables are the columns of TABS, choosing TABS[O, a] (a choice's index) there.
 
-    Row ``TABS[O, a] * N + I`` of the grid rows (``rows.GridRows``): ``row_const``, then per
+    Row ``TABS[O, a] * N + I`` of the grid rows (``rows.GridRows``): ``row_const``, plus per
     entry a chance (CHANCES[code & mask]) times a value at place ``code >> CHANCE_BITS``, XOR
-    SIDE (0: A moves, 1: B moves): subtracted for the entries from ROW_PTR to ROW_SAME (the
-    other player moves next: 1 - v), added for those from ROW_SAME to the next row (the same
-    player moves again).
+    SIDE (0: A moves, 1: B moves).
 
     VALUES is one array of places of 64 values. A slot's place 2s holds the values where A
     moves, laid out [b, a], and 2s + 1 those where B moves, laid out [a, b]: for the other
@@ -98,13 +96,13 @@ def grid_values(
 
     def codegen(context, builder, signature, args):
         kinds = signature.args
-        row_ptr_, row_same_, row_const_, codes_, chances_, _, tabs_ = args[:7]
-        values_ = args[10]
+        row_ptr_, row_const_, codes_, chances_, _, tabs_ = args[:6]
+        values_ = args[9]
         bits_, o_, n_, i_ = (
-            context.cast(builder, args[k], kinds[k], types.int64) for k in (5, 7, 8, 9)
+            context.cast(builder, args[k], kinds[k], types.int64) for k in (4, 6, 7, 8)
         )
         side_, here_, second_ = (
-            context.cast(builder, args[k], kinds[k], types.int64) for k in (11, 12, 13)
+            context.cast(builder, args[k], kinds[k], types.int64) for k in (10, 11, 12)
         )
         mask = builder.sub(builder.shl(i64(1), bits_), i64(1))
 
@@ -118,30 +116,25 @@ def grid_values(
             return vector
 
         def entry(j):
-            code = builder.zext(load(3, codes_, j), i64)
+            code = builder.zext(load(2, codes_, j), i64)
             place = builder.xor(builder.lshr(code, bits_), side_)
-            chance = splat(load(4, chances_, builder.and_(code, mask)))
+            chance = splat(load(3, chances_, builder.and_(code, mask)))
             return builder.mul(place, i64(LANES * LANES)), chance
 
         def value(at):
             return builder.bitcast(
-                _pointer(context, builder, kinds[10], values_, at), lanes.as_pointer()
+                _pointer(context, builder, kinds[9], values_, at), lanes.as_pointer()
             )
 
         sums = []
         for a in range(LANES):
-            choice = builder.sext(load(6, tabs_, o_, i64(a)), i64)
+            choice = builder.sext(load(5, tabs_, o_, i64(a)), i64)
             r = builder.add(builder.mul(choice, n_), i_)
-            lo, same = load(0, row_ptr_, r), load(1, row_same_, r)
-            hi = load(0, row_ptr_, builder.add(r, i64(1)))
+            lo, hi = load(0, row_ptr_, r), load(0, row_ptr_, builder.add(r, i64(1)))
             total = cgutils.alloca_once(builder, lanes)  # promoted to a register by LLVM
-            builder.store(splat(load(2, row_const_, r)), total)
-            with cgutils.for_range(builder, builder.sub(same, lo)) as loop:
+            builder.store(splat(load(1, row_const_, r)), total)
+            with cgutils.for_range(builder, builder.sub(hi, lo)) as loop:
                 base, chance = entry(builder.add(lo, loop.index))
-                line = builder.load(value(builder.add(base, i64(a * LANES))), align=8)
-                builder.store(builder.fsub(builder.load(total), builder.fmul(chance, line)), total)
-            with cgutils.for_range(builder, builder.sub(hi, same)) as loop:
-                base, chance = entry(builder.add(same, loop.index))
                 line = builder.load(value(builder.add(base, i64(a * LANES))), align=8)
                 builder.store(builder.fadd(builder.load(total), builder.fmul(chance, line)), total)
             sums.append(builder.load(total))
@@ -154,6 +147,6 @@ def grid_values(
         return context.get_dummy_value()
 
     return types.void(
-        row_ptr, row_same, row_const, codes, chances, chance_bits, tabs, o, n, i, values, side,
-        here, second,
+        row_ptr, row_const, codes, chances, chance_bits, tabs, o, n, i, values, side, here,
+        second,
     ), codegen  # fmt: skip

@@ -130,10 +130,10 @@ class GridRows(NamedTuple):
     per model from its rows (``GridRows.of``).
 
     Row ``ci * n + i`` is, as in Rows, choice ``choices[ci]`` at the i-th state of the order:
-    its constant, then its entries from ``row_ptr[r]``, first those where the other player
-    moves next (to ``row_same[r]``), then those where the same player moves again. An entry
-    is one 32-bit code: ``place << chance_bits | k``, its chance ``chances[k]`` (the chances are
-    few: 144 in Hog), its successor's values at ``place``.
+    its constant, then its entries from ``row_ptr[r]`` to ``row_ptr[r + 1]``, each one 32-bit
+    code ``place << chance_bits | k``: its chance ``chances[k]`` as in Rows (negative where the
+    other player moves next; the chances are few: 144 in hog-su21, 288 with their signs), its
+    successor's values at ``place``.
 
     Values are kept by slot, not by state: a state's slot (``slot``, by position in the order)
     is one no state still to be computed reads any more, so the places a pass keeps are those of
@@ -146,7 +146,6 @@ class GridRows(NamedTuple):
     where the same player moves again reads those."""
 
     row_ptr: np.ndarray
-    row_same: np.ndarray
     row_const: np.ndarray
     codes: np.ndarray  # uint32
     chances: np.ndarray
@@ -167,16 +166,14 @@ class GridRows(NamedTuple):
         second, n_seconds = _grid_slots(last, same)
         second_place = np.where(second < 0, -1, 2 * (n_slots + second))
         n_places = 2 * (n_slots + n_seconds)
-        chances = np.unique(np.abs(rows.row_p))
+        chances = np.unique(rows.row_p)
         chance_bits = (len(chances) - 1).bit_length()
         if (n_places - 1).bit_length() + chance_bits > 32:
             return None
-        k = np.searchsorted(chances, np.abs(rows.row_p))
-        row_same, codes = _grid_codes(
-            rows.row_ptr, rows.row_to, k, position, slot, second_place, chance_bits
-        )
+        k = np.searchsorted(chances, rows.row_p)
+        codes = _grid_codes(rows.row_to, k, position, slot, second_place, chance_bits)
         return cls(
-            rows.row_ptr, row_same, rows.row_const, codes, chances, chance_bits, slot,
+            rows.row_ptr, rows.row_const, codes, chances, chance_bits, slot,
             second_place, np.ascontiguousarray(model.observation[model.order]), n_places,
             int(slot[position[model.start]]),
         )  # fmt: skip
@@ -227,24 +224,17 @@ def _grid_slots(last, member):
     return slot, n_slots
 
 
-@kernel(types.Tuple((I8, types.uint32[::1]))(I8, I4, I8, I4, I8, I8, types.int64))
-def _grid_codes(row_ptr, row_to, chance, position, slot, second_place, chance_bits):
-    """Each row's entries as codes (see GridRows), the other player's moves first; and where
-    the same player's begin."""
-    row_same = np.empty(len(row_ptr) - 1, dtype=np.int64)
+@kernel(types.uint32[::1](I4, I8, I4, I8, I8, types.int64))
+def _grid_codes(row_to, chance, position, slot, second_place, chance_bits):
+    """The rows' entries as codes (see GridRows): where the other player moves next, the place
+    of the successor's slot where that player moves (2s + 1: laid out for the mover's rows,
+    XOR 1 for B's); where the same player moves again, its second slot's."""
     codes = np.empty(len(row_to), dtype=np.uint32)
-    for r in range(len(row_ptr) - 1):
-        m = row_ptr[r]
-        for other in (1, 0):
-            if other == 0:
-                row_same[r] = m
-            for j in range(row_ptr[r], row_ptr[r + 1]):
-                if (row_to[j] & 1) == other:
-                    p = position[row_to[j] >> 1]
-                    place = 2 * slot[p] + 1 if other else second_place[p]
-                    codes[m] = np.uint32((place << chance_bits) | chance[j])
-                    m += 1
-    return row_same, codes
+    for j in range(len(row_to)):
+        p = position[row_to[j] >> 1]
+        place = 2 * slot[p] + 1 if row_to[j] & 1 else second_place[p]
+        codes[j] = np.uint32((place << chance_bits) | chance[j])
+    return codes
 
 
 @dataclass
