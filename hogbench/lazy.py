@@ -1,6 +1,7 @@
 """A package's public names, each read from the module that defines it when first asked for
 (a module ``__getattr__``, PEP 562), so that importing the package stays cheap: the command line
-imports ``hogbench.tournament`` and ``hogbench.report`` at every start."""
+imports ``hogbench``, ``hogbench.tournament`` and ``hogbench.report`` at every start, and
+``hogbench --help`` loads no engine."""
 
 from __future__ import annotations
 
