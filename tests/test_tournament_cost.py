@@ -246,3 +246,28 @@ def test_a_tournament_starts_one_worker_a_file(tmp_path, monkeypatch, fresh_cach
     slots = tm.load_slots(specs, get_rules("hog-su21", 20), jobs=2)
     assert all(s.entrant is not None for s in slots)
     assert len(started) == 2  # one a file, under rules that demand two imports of each
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "T = np.full(7, 4)\n",  # numpy, and the standard library, imported by both imports
+        "T = np.random.randint(0, 11, size=7)\n",  # numpy's random drawn at import
+    ],
+)
+def test_a_file_importing_numpy_gets_the_verdict_of_two_workers(tmp_path, body):
+    """An installed package stays imported for the second import (an extension module cannot be
+    imported twice in one process), and a random draw from it is caught all the same."""
+    from hogbench.loading import load_entrant
+
+    (tmp_path / "hog.py").write_text(
+        "import fractions\nimport numpy as np\n\n" + body + "\n\n"
+        "def final_strategy(score, opponent_score):\n    return int(T[score % 7])\n"
+    )
+    rules = get_rules("hog-su21", 10)
+    verdicts = []
+    for one_worker in (False, True):
+        entrant = load_entrant(str(tmp_path / "hog.py"), rules, cache=False, one_worker=one_worker)
+        verdicts.append((entrant.table is None, entrant.live_reason is None))
+    assert verdicts[0] == verdicts[1]
+    assert verdicts[0] == ((False, True) if "full" in body else (True, False))

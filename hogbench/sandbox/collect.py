@@ -24,6 +24,7 @@ import numpy as np
 from hogbench.entrants import Spec
 from hogbench.errors import StrategyError
 from hogbench.rules.base import RuleSet
+from hogbench.sandbox.imports import COURSE_MODULES
 from hogbench.sandbox.request import Request
 from hogbench.sandbox.session import Session, make_job, plain, wall_cap
 from hogbench.submission import Snapshot, snapshot
@@ -127,6 +128,7 @@ def collect_answers(
     if across and opts.one_worker:  # the second import in the same worker, seeded anew
         plans = [(PASSES, 0)]
         job["reimport"] = 1
+        job["forget"] = [str(COURSE_MODULES)]  # with the file's folder, before the second
     runs: list[_Run] = []
     try:
         for passes, seed in plans:

@@ -158,8 +158,8 @@ def main(argv: list[str]) -> None:
     # Where the rules demand a table that does not depend on random draws, the second pass
     # may come from a second import in this same worker, seeded anew (one cold start, not two)
     reimport = job.get("reimport")
-    keep = ("names", "arity", "function", "where", "not_strategies")
-    job_path, paths, chosen = job["path"], job["paths"], {key: job[key] for key in keep}
+    keep = ("names", "arity", "function", "where", "not_strategies", "forget")
+    job_path, paths, chosen = job["path"], job["paths"], {key: job.get(key) for key in keep}
     del job
     gc.freeze()  # nor again and again while the strategy runs
     n = len(states)
@@ -207,22 +207,34 @@ def _pick(module, job, send):
 
 
 def _import_again(path, paths, fresh, seed, job, send):
-    """The strategy of the file imported once more, as if in a new worker: every module the
-    first import brought in forgotten (the file's own, its siblings, the course's), the path
-    and the builtins as they were at start, random seeded with SEED. Its choice of function
-    and team name go to the parent, which compares them with the first import's."""
-    modules, path_before = fresh
-    for name in set(sys.modules) - modules:
-        del sys.modules[name]
-    sys.path[:] = path_before
-    namespace = vars(builtins)
+    """The strategy of the file imported once more, as if in a new worker: the modules the
+    first import brought in from the file's folder and the course's (the file itself, its
+    siblings, dice and ucb) forgotten, the path and the builtins as they were at start, random
+    seeded with SEED. Its choice of function and team name go to the parent, which compares
+    them with the first import's.
+
+    The standard library and installed packages (numpy) it imported stay: an extension module
+    cannot be imported twice in one process, and their state is the same as a new worker's
+    but for random draws, which a second draw tells apart all the same."""
+    namespace = vars(builtins)  # first: what follows calls them
     namespace.clear()
     namespace.update(_BUILTINS)
-    gc.unfreeze()
-    random.seed(seed)
     try:
+        modules, path_before = fresh
+        # String methods only: the first import may have replaced functions of the standard
+        # library's modules (os.path's too), which stay imported.
+        roots = tuple(root.rstrip("/") + "/" for root in (path.rpartition("/")[0], *job["forget"]))
+        for name in set(sys.modules) - modules:
+            module = sys.modules[name]
+            file = getattr(module, "__file__", None)
+            where = [file if type(file) is str else "", *(getattr(module, "__path__", None) or [])]
+            if any(type(place) is str and place.startswith(roots) for place in where):
+                del sys.modules[name]
+        sys.path[:] = path_before
+        gc.unfreeze()
+        random.seed(seed)
         module = _import(path, paths)
-    except BaseException as exc:
+    except BaseException as exc:  # its failure, or what its first import broke: data
         send(_failure, "import", exc)
         return None
     strategy = _pick(module, job, send)

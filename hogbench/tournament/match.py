@@ -203,7 +203,7 @@ def _dispatch(
         started = time.perf_counter()
         done = 0
         for k, task in enumerate(tasks):
-            if k and jobs > 1:
+            if jobs > 1 and (k or workers.started):  # up already: every task goes to them
                 per_item = (time.perf_counter() - started) / max(done, 1)
                 left = sum(size(t) for t in tasks[k:])
                 if workers.started or per_item * left * (1 - 1 / jobs) > WORKER_START_SECONDS:
