@@ -103,21 +103,42 @@ def _evaluate_rows_grid(grid, observation, tabs_a, tabs_b, values):
     second slot).
 
     Where the time goes (16 benchmark-like hog-su21 tables, one core, CPU time, medians,
-    measured side by side; the machine's other core busy): the kernel kept the values twice
-    (a's row and b's row of each place) at every state, 20 MB for 64 pairs, and read rows of
-    12 bytes an entry: 0.14-0.15 ms a pair; 0.08-0.09 ms when every successor was made place 0
-    or 1, so its values were always in the first-level cache. Measured here, reads from memory
-    beyond some 4 MB wait for main memory (150-185 ns, against 20 ns within 4 MB), so each
-    state's writes and its successors' reads went there. Reordering the states (in tiles of
-    score ranges, or in shells of the lower score, which cut the simulated second-level misses
-    threefold) gave nothing side by side; what did: keeping values by slot (the states alive at
-    once: 3.7 MB), once (the same player's values then came as a column, gathered), and rows
-    as 32-bit codes (a chance's index among 144): 0.09-0.10 ms a pair against 0.14-0.15.
-    Writing the sums as whole lines instead of 64 scalar stores was part of it (0.136 against
-    0.146 alone). A second slot for the 1080 states reached with the same player to move
-    again, instead of the gathered column: 0.093-0.096 against 0.096-0.101 (the whole grid).
-    Then each row one loop instead of two (the other player's entries, then the same
-    player's), the sign in the chance: 0.083-0.094 against 0.092-0.114."""
+    measured side by side, the machine's other core busy with other work; "the grid" is
+    ``evaluate_grid`` of 16 by 16, as bench/exact.py times it, "the kernel" one pass).
+
+    Before: the kernel kept each pair's values twice (the mover's row and the opponent's) at
+    every state, 20 MB for 64 pairs, and read rows of 12 bytes an entry: the grid 0.15-0.19
+    ms a pair. The kernel 0.14-0.15 ms; 0.08-0.09 when every successor was made place 0 or 1,
+    so its values were always in the first-level cache: half the time waited for values.
+    Reads here beyond some 4 MB wait for main memory (a chase of random lines: 150-185 ns
+    from 8 MB up, 20 ns within 4 MB; the last-level cache is shared with the other core).
+
+    What made it faster, each step measured side by side: values kept by slot, the states
+    alive at once (3738 of hog-su21's 10000), once and not twice, rows as 32-bit codes (a
+    chance's index among 288) and a side's sums stored as whole lines: the kernel 0.09-0.10 ms
+    against 0.14-0.15 (the stores alone 0.136 against 0.146). A second slot for the 1080 states
+    reached with the same player to move again, instead of gathering a column from eight
+    lines: the grid 0.093-0.096 against 0.096-0.101. One loop a row instead of two (the sign
+    in the chance): the grid 0.083-0.094 against 0.092-0.114. In all, three runs each,
+    alternating, at load average 20: the grid 0.080-0.088 ms a pair against 0.179-0.185 with
+    the core to itself for the few seconds of a run (real-time priority), 0.107-0.122 against
+    0.158-0.167 sharing it with the other work.
+
+    Where the limit lies now (the kernel, two runs a minute apart): 0.063-0.082 ms a pair;
+    0.033-0.038 with every value in the first-level cache, the rows' own work (some 190
+    entries a state in 16 rows, a load of a code, of a chance and of a line of values, and a
+    multiply-add each); 0.008-0.010 with empty rows (a state's bookkeeping and stores). The
+    rest, about half, is waiting for values: the slots take 4.2 MB for 64 pairs, at the edge
+    of what stays in cache here. Fewer pairs a pass would fit, but each row's work would then
+    serve fewer pairs; more would not fit.
+
+    Tried and not kept (no gain side by side, or a loss): reordering the states (in tiles of
+    score ranges, or in shells of the lower score, which cut simulated second-level cache
+    misses threefold), before and after the slots; taking freed slots first in, first out;
+    asking for the next state's successor values early (0.14 against 0.105); asking for rows
+    without keeping them in cache; values on 2 MB boundaries; rows padded to blocks of 2 or 4
+    entries so that a row's loop has no remainder; rows asked for 1 or 4 states early instead
+    of 2; the values kept twice, by slot (0.117 against 0.100)."""
     row_ptr, row_const, codes, chances, chance_bits, slot, second = grid
     n = len(slot)
     for i in range(n):
