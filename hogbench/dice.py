@@ -32,6 +32,11 @@ def make_test_dice(*outcomes: int) -> Dice:
     assert len(outcomes) > 0, "You must supply outcomes to make_test_dice"
     for o in outcomes:
         assert type(o) is int and o >= 1, "Outcome is not a positive integer"
+    return cycling(outcomes)
+
+
+def cycling(outcomes: tuple[int, ...]) -> Dice:
+    """A die that returns OUTCOMES in turn, from the first, over and over (a test die)."""
     index = len(outcomes) - 1
 
     def dice() -> int:

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from hogbench.dice import cycling
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.jit import jit
 from hogbench.rules.base import (
@@ -92,14 +93,7 @@ def make_test_dice(*outcomes: int) -> Callable[[], int]:
     """Return a Greed die that cycles deterministically through OUTCOMES (each 0..5)."""
     assert outcomes, "You must supply outcomes to make_test_dice"
     assert all(type(o) is int and 0 <= o <= 5 for o in outcomes), "outcomes must be 0..5"
-    index = len(outcomes) - 1
-
-    def dice() -> int:
-        nonlocal index
-        index = (index + 1) % len(outcomes)
-        return outcomes[index]
-
-    return dice
+    return cycling(outcomes)
 
 
 def check_dice(num_dice: Any) -> int:
