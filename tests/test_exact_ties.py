@@ -382,3 +382,11 @@ def test_a_gauntlet_splits_its_exact_pairs():
         assert w + lo + t == pytest.approx(1, abs=1e-12) and t > 0
         assert row["win_rate"] == pytest.approx(w + t / 2, abs=1e-12)
     assert not math.isnan(rows[0].result.ties[0])
+    from rich.console import Console
+
+    console = Console(record=True, width=120, color_system=None)
+    terminal.print_report(console, terminal.gauntlet_report(me, rows, 0.5))
+    text = console.export_text()
+    assert "ties" in text and "a win rate counts it half" in text
+    for row in data["opponents"]:
+        assert f"{100 * row['wlt'][2]:.2f}%" in text

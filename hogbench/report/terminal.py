@@ -331,16 +331,20 @@ def print_report(console: Console, parts: list[RenderableType]) -> None:
 
 # -- gauntlet ----------------------------------------------------------------------------------
 def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list[RenderableType]:
-    """The gauntlet as the terminal shows it: one line per opponent, then what went wrong."""
+    """The gauntlet as the terminal shows it: one line per opponent, then what went wrong. Where
+    an exact pair can tie (Greed, Big Pig), a column gives the chance of a tied end."""
+    tied = any(r.result is not None and r.result.split is not None for r in rows)
+    columns = ["opponent", "mode", "first", "second", "win rate"] + (["ties"] if tied else [])
     table = Table()
-    for col in ("opponent", "mode", "first", "second", "win rate", "95% interval", "beats"):
+    for col in columns + ["95% interval", "beats"]:
         table.add_column(col, justify="left" if col in ("opponent", "mode") else "right")
     problems: list[RenderableType] = []
     for r in rows:
         if r.result is None:
             table.add_row(
-                Text(short(r.opponent.name)), "—", "", "", "", "", Text("not played", "red")
-            )
+                Text(short(r.opponent.name)), "—", *[""] * (len(columns) - 1),
+                Text("not played", "red"),
+            )  # fmt: skip
             problem = r.problem or ""
             if r.opponent.spec.split(":")[0] not in problem:  # errors name their file already
                 problem = f"{r.opponent.name}: {problem}"
@@ -348,19 +352,20 @@ def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list
             continue
         res = r.result
         mode = "exact" if res.exact else "MC " + "/".join(map(str, res.totals))
-        if res.split is not None and res.split[2] > 0:  # the rules' ties, apart (W/L/T, %)
-            mode += " " + "/".join(f"{100 * x:.2f}" for x in res.split)
         interval = "" if res.exact else "{} – {}".format(*map(pct, res.interval))
         if r.decision == UNDECIDED:
             verdict = Text("undecided", "yellow")
         else:
             verdict = Text("yes", "green") if r.beats else Text("no", "red")
+        split = res.split
+        ties = [pct(split[2]) if split is not None else ""] if tied else []
         table.add_row(
             Text(short(r.opponent.name)),
             mode,
             pct(res.first),
             pct(res.second),
             pct(res.win_rate),
+            *ties,
             interval,
             verdict,
         )
@@ -371,4 +376,12 @@ def gauntlet_report(me: Slot, rows: list[GauntletRow], threshold: float) -> list
     if undecided:
         summary += f"; {undecided} undecided at the cap (raise -n to decide them)"
     title = Text(f"{me.name} against the field", style="bold")
-    return [title, table, Text(summary, style="bold"), *problems]
+    notes = [Text(summary, style="bold")]
+    if tied:
+        notes.append(
+            Text(
+                "ties: the chance of a tied end over both seatings; a win rate counts it half",
+                style="dim",
+            )
+        )
+    return [title, table, *notes, *problems]
