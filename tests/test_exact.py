@@ -23,12 +23,14 @@ import pytest
 
 from hogbench import exact
 from hogbench.cache import table_entry
+from hogbench.errors import HogbenchError
 from hogbench.exact import kept as exact_rows
 from hogbench.exact import plan
 from hogbench.exact.evaluation import _evaluate_reachable
 from hogbench.experiments import expected_turn_scores
 from hogbench.loading import load_entrant
 from hogbench.rules import get_rules, hog_contest, hog_su20, hog_su21
+from hogbench.rules import names as rule_names
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
 
@@ -749,3 +751,34 @@ def test_the_engine_answers_the_plans_questions():
     for name, evaluator in expected.items():
         e = exact.engine(get_rules(name, 30 if name != "hog-su21" else 100).model)
         assert choose(e) is evaluator, name
+
+
+@pytest.mark.parametrize("name", rule_names())
+def test_every_solve_method_gives_the_same_optimal_values(name):
+    """solve(method=...): on rows and resolved on the spot, the optimum and the best response
+    to a random table agree at every state, on every rule set (goal 15, where every model's
+    rows fit, so both methods apply); the default is the plan's choice. (The methods against
+    a maximising recursion written here: test_solve_matches_maximising_recursion.)"""
+    rules = get_rules(name, 15)
+    assert plan.choose_solver(exact.engine(rules.model)) is plan.Solver.ROWS
+    b = random_table(rules, 3)
+    for against in (None, b):
+        by_rows = exact.solve(rules, against, method="rows")
+        swept = exact.solve(rules, against, method=plan.Solver.SWEEP)
+        default = exact.solve(rules, against)
+        assert np.array_equal(default.v_me, by_rows.v_me)
+        np.testing.assert_allclose(swept.v_me, by_rows.v_me, rtol=0, atol=TOL)
+        np.testing.assert_allclose(swept.v_opp, by_rows.v_opp, rtol=0, atol=TOL)
+
+
+def test_a_solve_method_the_model_cannot_take_says_why(monkeypatch):
+    """Rows that do not fit in memory refuse solving by rows, in one line; the default then
+    sweeps; an unknown method is named with the known ones."""
+    monkeypatch.setattr(exact.rows, "MAX_ROW_ENTRIES", 1000)
+    rules = get_rules("hog-su21", 23)
+    assert plan.choose_solver(exact.engine(rules.model)) is plan.Solver.SWEEP
+    with pytest.raises(HogbenchError, match="solve by rows needs the model's rows"):
+        exact.solve(rules, method="rows")
+    assert exact.solve(rules).first == pytest.approx(reference_best("hog-su21", 23, {}), abs=TOL)
+    with pytest.raises(HogbenchError, match=r"no solve method 'policy' \(methods: rows, sweep\)"):
+        exact.solve(rules, method="policy")

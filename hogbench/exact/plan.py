@@ -21,6 +21,15 @@ they cost:
 
 The choice depends only on facts of the model (``ModelFacts``) and of the request, never on
 which command asked.
+
+``solve`` (optimal play) has two methods, named by ``Solver`` and chosen by ``choose_solver``
+unless its caller names one, as QuantEcon's ``DiscreteDP.solve(method=...)`` does:
+
+- ``ROWS``: backward induction (value iteration on cyclic levels) over the model's rows.
+- ``SWEEP``: the same, each outcome resolved on the spot (shared by q_keys, levels split between
+  threads where no outcome stays in its level): the one for models too large for rows.
+
+Both give the same values (to about 1e-14; tests/test_exact.py compares them on every rule set).
 """
 
 from __future__ import annotations
@@ -37,6 +46,11 @@ class Evaluator(str, Enum):
     ROWS_SWEEPS = "rows, sweeps"
     SWEEP = "sweeps, resolved on the spot"
     GRID = "grid of pairs on rows"
+
+
+class Solver(str, Enum):
+    ROWS = "rows"
+    SWEEP = "sweep"
 
 
 class ModelFacts(Protocol):
@@ -84,3 +98,14 @@ def choose(
     if not values and not model.cyclic and periodic:
         return Evaluator.REACHABLE
     return Evaluator.SWEEP
+
+
+def choose_solver(model: ModelFacts) -> Solver:
+    """The method ``solve`` uses unless told: rows where they fit in memory, for they are
+    resolved once and read many times (Greed's levels are swept some twenty times)."""
+    return Solver.ROWS if model.has_rows else Solver.SWEEP
+
+
+def applies(method: Solver, model: ModelFacts) -> bool:
+    """Whether ``solve`` can use METHOD on MODEL: rows need the model's rows to fit."""
+    return method is Solver.SWEEP or model.has_rows

@@ -9,6 +9,8 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
+from hogbench.errors import HogbenchError
+from hogbench.exact import plan
 from hogbench.exact.analysis import choice_values
 from hogbench.exact.core import (
     _FAST,
@@ -27,6 +29,7 @@ from hogbench.exact.core import (
     row_sum,
 )
 from hogbench.exact.evaluation import evaluate_policies, state_policy, table_policy
+from hogbench.exact.plan import Solver
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet, widest_roll
@@ -105,11 +108,16 @@ def _solve_span(rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, 
     nc = len(choices)
     c0 = choices[0]
     codes = np.empty(widest_roll(dist_ptr), dtype=np.int64)
-    # the keys of every choice at a state, and of the opponent's choice (at [nc])
+    # the keys of every choice at a state, and of the opponent's choice (at [nc]). Filled by
+    # plain loops: in the parallel kernel an array expression (np.full, a slice assigned) is a
+    # parallel loop of its own, whose threads were woken at every state of every sweep, Pig's
+    # self-play 4-9 s on two threads against 0.06 s on one (measured).
     at = np.empty(nc + 1, dtype=np.int64)
     asked = np.empty(nc + 1, dtype=np.int64)
-    asked[:nc] = choices
-    key_of = np.full(nc + 1, -1, dtype=np.int64)
+    key_of = np.empty(nc + 1, dtype=np.int64)
+    for ci in range(nc + 1):
+        asked[ci] = choices[min(ci, nc - 1)]
+        key_of[ci] = -1
     values, stamps = memo
     values_b, stamps_b = memo_b
     keys = len(values) > 0
@@ -121,7 +129,8 @@ def _solve_span(rules, order, lo, hi, cyclic, tab_b, idx_b, against, w, policy, 
         b = 0.0
         asked[nc] = tab_b[idx_b[x]] if against else c0
         if keys:
-            at[:] = x
+            for ci in range(nc + 1):
+                at[ci] = x
             q_keys(params, at, asked, 0, nc + 1 if against else nc, key_of)
         # ci == nc: the opponent's own choice, for its value (only when against)
         for ci in range(nc + 1 if against else nc):
@@ -244,24 +253,46 @@ class Solution:
         return float(1.0 - self.v_opp[self.start])
 
 
-def solve(rules: RuleSet, against: np.ndarray | Policy | None = None) -> Solution:
+def solve(
+    rules: RuleSet,
+    against: np.ndarray | Policy | None = None,
+    *,
+    method: Solver | str | None = None,
+) -> Solution:
     """Optimal play by backward induction (value iteration on cyclic levels).
 
     Without AGAINST both players play optimally; with a decision table (or a Policy) it is the
     best response to it. The solver sees the whole state: where a state holds more than a
     strategy sees (hog-su20's previous-turn points), this is an upper bound for strategies.
+
+    METHOD names how (``plan.Solver``: "rows" or "sweep"); by default ``plan.choose_solver``
+    picks it. Every method gives the same values; a method the model cannot take (rows that
+    do not fit in memory) is an error that says so.
     """
     table = against is not None and not isinstance(against, Policy)
     m = rules.fit(against) if table else rules.model
     e = engine(m)
+    if method is None:
+        how = plan.choose_solver(e)
+    else:
+        try:
+            how = plan.Solver(method)
+        except ValueError:
+            known = ", ".join(s.value for s in plan.Solver)
+            raise HogbenchError(f"no solve method {method!r} (methods: {known})") from None
+        if not plan.applies(how, e):
+            raise HogbenchError(
+                f"{rules.name}: solve by {how.value} needs the model's rows, which do not fit in"
+                f" memory ({e.row_entries:,} entries, at most {e.row_limit:,})"
+            )
     if table:
         against = table_policy(m, against)
     w = np.full(2 * m.n_states, e.start_value)
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
     none = np.zeros(1, dtype=np.int64)
     b = against if against is not None else Policy(none, none)
-    memo = new_memo(e.n_keys if not e.has_rows else 0, m.cyclic)
-    if e.has_rows:
+    memo = new_memo(e.n_keys if how is plan.Solver.SWEEP else 0, m.cyclic)
+    if how is plan.Solver.ROWS:
         stuck = _solve_rows(
             e.rows, m.order, m.level_ptr, m.cyclic, b.table, b.index, against is not None, w,
             policy, TOLERANCE,
