@@ -187,7 +187,10 @@ class Worker:
 
     def _collect(self) -> None:
         """Read what has come of a reply under way while the parent waits on another worker."""
-        chunk = os.read(self.res, 1 << 20)
+        try:
+            chunk = os.read(self.res, 1 << 20)
+        except OSError:  # its pipe is broken: it has said all it will (its reader finds why)
+            chunk = b""
         self.lines.feed(chunk)
         if not chunk or self._whole(self.lines.buffer):
             self.answered()

@@ -172,7 +172,7 @@ SETTINGS: tuple[Setting, ...] = (
         "live_budget",
         (float, int),
         120.0,
-        "seconds a pair with a live strategy may take before that one is disqualified",
+        "seconds of its own answering a live strategy may take in one pair before it is disqualified",
         "--live-budget",
         None,
         _positive,
