@@ -306,8 +306,8 @@ def test_resume_recomputes_nothing_and_adding_one_computes_its_pairs(tmp_path, m
 
     real = match._dispatch
 
-    def dies_after_two(*args):
-        for k, batch in enumerate(real(*args)):
+    def dies_after_two(*args, **kwargs):
+        for k, batch in enumerate(real(*args, **kwargs)):
             if k == 2:
                 raise KeyboardInterrupt
             yield batch
