@@ -81,6 +81,7 @@ def test_always_roll_checks_its_argument():
         always_roll(11)
 
 
+@pytest.mark.slow  # 15 s CPU: 600 games in the course's loop
 def test_winner_plays_one_game_with_the_courses_answer():
     """winner(s0, s1) is 0 when s0 wins, else 1; over many games its mean is the chance that
     strategy1 wins, which a plain recursion gives (always_roll(5) first against always_roll(3),

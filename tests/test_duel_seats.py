@@ -33,6 +33,7 @@ def optimal_entrant(rules) -> Entrant:
     return Entrant(parse_spec("always_roll:4"), "optimal", table, "optimal")
 
 
+@pytest.mark.slow  # 11 s CPU: a solve and many games
 def test_su21_optimal_self_play_is_the_first_movers_52_31():
     rules = get_rules("hog-su21")
     optimal = optimal_entrant(rules)

@@ -30,6 +30,11 @@ runner = CliRunner()
 GOAL = 30
 
 
+def names_with_slow(*slow: str) -> list:
+    """Every rule set, those named marked slow (``pytest -m "not slow"`` leaves them out)."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in slow else n for n in names()]
+
+
 def script(rules) -> str:
     """A person's moves for ``play``: enough of them for a whole game to GOAL (after the
     answer to "go first?", where the rules let the person choose)."""
@@ -206,7 +211,8 @@ def test_rule_functions_that_take_arrays_answer_as_compiled(name):
             np.testing.assert_array_equal(mine, theirs)
 
 
-@pytest.mark.parametrize("name", names())
+# The Feral Hogs terms and Big Pig take 4-10 s of CPU each here, the others well under 1 s.
+@pytest.mark.parametrize("name", names_with_slow("hog-fa19", "hog-sp20", "hog-su20", "big-pig"))
 def test_solve_export_check_and_duel_round_trip(name, tmp_path):
     """The strategy `solve --export` writes loads, passes `check`, and plays the baseline at
     exactly the win rate `solve` reported; Monte Carlo of the same pair lands within 4 standard
@@ -256,7 +262,7 @@ def test_the_turn_score_experiment(name):
 REFERENCE_GOAL = 40
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", names_with_slow("hog-fa19", "hog-sp20", "hog-su20"))
 def test_the_model_agrees_with_the_reference_recursion(name):
     """Every Hog rule set's exact values equal the shared reference recursion over its turn
     written from the course functions (tests/course/turns.py), to 1e-12, on its course

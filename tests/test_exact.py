@@ -453,6 +453,7 @@ def test_solve_without_rows_in_parallel_spans_matches_recursion(monkeypatch, aga
         assert exact.solve(rules).first == pytest.approx(expected, abs=TOL)
 
 
+@pytest.mark.slow  # a maximising recursion at goal 100
 def test_solve_full_goal_su21_matches_recursion():
     rules = get_rules("hog-su21")
     assert exact.solve(rules).first == pytest.approx(reference_best("hog-su21", 100, {}), abs=TOL)

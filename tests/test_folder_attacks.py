@@ -395,6 +395,7 @@ def test_a_team_name_in_matplotlib_math_is_drawn_as_text(work, command):
     assert (work / "out.png").stat().st_size > 0
 
 
+@pytest.mark.slow  # 13 s CPU, the longest wall time
 def test_the_attacked_folder_as_an_ordinary_user_gives_the_same_results(attacked, work):
     """The same class run by the user nobody: the same honest results, the same reasons.
 

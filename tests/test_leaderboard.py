@@ -337,6 +337,7 @@ def test_the_heatmap_cells_are_where_the_page_says(pages):
     assert blue[2] > blue[0] + 0.2 and red[0] > red[2] + 0.2
 
 
+@pytest.mark.slow  # 20 s CPU: a class of 300
 def test_a_class_of_300_with_a_roster_finds_each_student_by_login_or_team(tmp_path):
     """300 entries on a roster, one of them a pair and a disqualified one a pair too: in
     headless Chromium at 1280 and 800 px, with the page's script and without it, each student,

@@ -96,6 +96,7 @@ def classroom():
     shutil.rmtree(root)
 
 
+@pytest.mark.slow  # 6-8 s CPU each, 130 s wall on a busy machine
 @pytest.mark.parametrize("sandboxed", [True, False], ids=["bwrap", "no-sandbox"])
 def test_a_hostile_class_run_by_an_ordinary_user(classroom, sandboxed):
     root, home, subs = classroom

@@ -160,6 +160,7 @@ def _run(command: str, workdir: Path, hide_bwrap: bool = False) -> subprocess.Co
     )
 
 
+@pytest.mark.slow  # 16 s CPU: the whole demo tournament
 def test_the_first_command_runs_without_bubblewrap(workdir):
     """Every planted fault is still disqualified with its reason, and one line says why the
     demo may run without the sandbox."""

@@ -190,6 +190,7 @@ def test_su20_feral_hogs_changes_the_game():
     assert abs(on[0] - off[0]) > 1e-3
 
 
+@pytest.mark.slow  # 22 s CPU: a plain recursion at goal 100
 def test_su20_goal_100_always_roll_6_against_4():
     """At goal 100 Feral Hogs can never fire for this pair: 6 dice score 1 or at least 12, never
     4 or 8, and 4 dice score 1 or at least 8, never 2 or 6 (nor 6 - 0 or 4 - 0 on a first
