@@ -203,7 +203,10 @@ def _solve_sweep(rules, order, level_ptr, cyclic, independent, tab_b, idx_b, aga
     """Like _solve_rows, for models without rows: outcomes resolved on the spot, once per key
     of the model's q_keys when it has them (MEMO for the solver, MEMO_B for its opponent).
     When no outcome stays in its level (INDEPENDENT), a level's states are solved in PARTS
-    spans at once."""
+    spans at once. Its loop is not ``core.level_sweeps``: a sweep here also stamps the memo's
+    values (a cyclic level's choice values hold for one sweep) and splits levels between
+    threads, and the sweeps that resolve outcomes on the spot were 1.1 to 1.4 times slower
+    through the factory (``evaluation._evaluate_sweep``, ``analysis._ending``)."""
     stamp = 1
     for level in range(len(level_ptr) - 1):
         lo, hi = level_ptr[level], level_ptr[level + 1]
