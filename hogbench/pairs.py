@@ -132,14 +132,16 @@ def play_exact_grid(
     """Each of PLAYERS_A against each of PLAYERS_B exactly, where WANTED[i, j] says so:
     values[i, j] = (A first, A second), NaN elsewhere. A round robin's batch is a tile of its
     pair matrix, and the engine plays a grid of its pairs in one pass where the model allows
-    (``exact.evaluate_grid``). Where the rules have ties (``RuleSet.has_ties``), also the
-    chance of a tied end, ties[i, j] = (A first, A second) (``exact.tie_grid``), so that a win
-    rate (a tie counting half) splits into win, loss and tie; else None."""
+    (``exact.evaluate_grid``). Where games can tie (``RuleSet.has_ties``, or a game that may
+    never end: the rules' ``turn_cap``), also the chance of a tie, ties[i, j] = (A first, A
+    second) (``exact.tie_grid``), so that a win rate (a tie counting half) splits into win,
+    loss and tie; else None."""
     from hogbench import exact
 
     tables_a, tables_b = ([p.choices for p in ps] for ps in (players_a, players_b))
     values = exact.evaluate_grid(rules, tables_a, tables_b, wanted)
-    ties = exact.tie_grid(rules, tables_a, tables_b, wanted) if rules.has_ties else None
+    can_tie = rules.has_ties or rules.turn_cap() is not None
+    ties = exact.tie_grid(rules, tables_a, tables_b, wanted) if can_tie else None
     return values, ties
 
 

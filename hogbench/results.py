@@ -99,9 +99,10 @@ class PairRecord:
     """A played pair once, from the side of A (ranked above B); positions in the standings.
 
     ``wins``, ``losses`` and ``ties`` are games for a Monte Carlo pair, and probabilities for an
-    exact one, averaged over both seatings (None only where a game may never end, hog-sp22's
-    tie, which the rate counts half and the engine does not split from a win). ``games`` is
-    the games played (None when exact), ``cap`` the most it could have played."""
+    exact one, averaged over both seatings: a tie is an end on equal scores (Greed, Big Pig) or
+    a game that never ends (hog-sp22), which the rate counts half (None only for a pair kept
+    without its ties). ``games`` is the games played (None when exact), ``cap`` the most it
+    could have played."""
 
     a: int
     b: int
@@ -188,9 +189,8 @@ class Report:
         are in pairs.csv. ``elo`` is a's Elo difference over b, ``los`` the likelihood that a is
         the stronger. An exact row's wins, losses and ties are A's chances of each, averaged
         over both seatings: its rate and 1 - rate where the rule set's games cannot tie
-        (``can_tie``); where they end tied on equal scores (Greed, Big Pig) the tie's chance
-        apart, the rate counting it half; null where a game may never end (hog-sp22), a tie the
-        rate counts half and that is not split from a win.
+        (``can_tie``); where they can end tied on equal scores (Greed, Big Pig) or never end
+        (hog-sp22), the tie's chance apart, the rate counting it half.
         """
         exact_rows, mc_rows = [], []
         for r in self.pairs:

@@ -390,3 +390,25 @@ def test_a_gauntlet_splits_its_exact_pairs():
     assert "ties" in text and "a win rate counts it half" in text
     for row in data["opponents"]:
         assert f"{100 * row['wlt'][2]:.2f}%" in text
+
+
+def test_a_game_that_never_ends_is_a_tie_split_too():
+    """hog-sp22: a game that never ends is a tie, which a value counts half; a tournament's
+    exact pair splits it from the win as it splits Greed's ties (the chance is 1 - the chance
+    that the game ends)."""
+    from hogbench.pairs import play_exact_grid
+    from hogbench.players import TablePlayer
+    from tests.test_term_hog_sp22 import GOAL, looper, table
+
+    rules = get_rules("hog-sp22", GOAL)
+    tables = [table(looper(1)), table(looper(2))]
+    players = [TablePlayer(t) for t in tables]
+    wanted = np.array([[False, True], [False, False]])
+    values, ties = play_exact_grid(rules, players, players, wanted)
+    policies = [exact.table_policy(rules.fit(*tables), t) for t in tables]
+    ends = exact.ending_chance(rules, *policies)
+    assert ties[0, 1] == pytest.approx([1 - ends[0], 1 - ends[1]], abs=1e-12)
+    assert ties[0, 1, 0] > 1e-3
+    key = PairKey(rules.key, "a", "b", "exact", 0, 0)
+    w, lo, t = PairResult(key, *values[0, 1], None, 0.0, tuple(ties[0, 1])).split
+    assert w + lo + t == pytest.approx(1, abs=1e-12) and t == pytest.approx(sum(ties[0, 1]) / 2)

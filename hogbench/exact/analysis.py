@@ -462,11 +462,14 @@ def tie_chance(rules: RuleSet, a: Policy, b: Policy) -> tuple[float, float]:
 def tie_grid(
     rules: RuleSet, tables_a: list[np.ndarray], tables_b: list[np.ndarray], wanted: np.ndarray
 ) -> np.ndarray:
-    """``tie_chance`` of each of TABLES_A against each of TABLES_B where WANTED[i, j] says so,
-    as ``evaluation.evaluate_grid`` gives their values: ties[i, j] = (A_i first, A_i second),
-    NaN where not wanted, 0 where the rules have no tie."""
+    """The chance of a tied end of each of TABLES_A against each of TABLES_B where WANTED[i, j]
+    says so, as ``evaluation.evaluate_grid`` gives their values: ties[i, j] = (A_i first, A_i
+    second), NaN where not wanted. A tie is an end on equal scores (``tie_chance``: Greed, Big
+    Pig) or, where a game may never end (hog-sp22: the rules' ``turn_cap``), a game that never
+    does (1 - ``ending_chance``): either way what a value counts half. 0 where neither can be."""
     ties = np.full((len(tables_a), len(tables_b), 2), np.nan)
-    if not getattr(rules, "has_ties", False):
+    endless = rules.turn_cap() is not None
+    if not getattr(rules, "has_ties", False) and not endless:
         ties[wanted] = 0.0
         return ties
     m = rules.fit(*tables_a, *tables_b)
@@ -478,5 +481,9 @@ def tie_grid(
     else:
         policies_a, policies_b = ([table_policy(m, t) for t in ts] for ts in (tables_a, tables_b))
     for i, j in zip(*np.nonzero(wanted), strict=True):
-        ties[i, j] = tie_chance(rules, policies_a[i], policies_b[j])
+        a, b = policies_a[i], policies_b[j]
+        if endless:
+            ties[i, j] = [1.0 - p for p in ending_chance(rules, a, b)]
+        else:
+            ties[i, j] = tie_chance(rules, a, b)
     return ties

@@ -176,7 +176,8 @@ def _play_exact_pair(
         played = play_pair(rules, players[key.a], players[key.b], "exact")
     except HogbenchError as exc:
         return PairFailure(key, str(exc), False)
-    return PairResult(key, played.first, played.second, None, played.seconds, played.ties)
+    ties = played.ties or played.never_ends  # a game that never ends is a tie too
+    return PairResult(key, played.first, played.second, None, played.seconds, ties)
 
 
 def _dispatch(
@@ -313,7 +314,8 @@ def play_pairs(
     }
     by_key = dict(zip(names, entrants, strict=True))
     found = store.get(keys.values()) if store is not None else {}
-    if rules.has_ties:  # exact pairs stored before their ties were are played again
+    if rules.has_ties or rules.turn_cap() is not None:  # exact pairs stored before their
+        # ties were are played again
         found = {k: r for k, r in found.items() if not (r.exact and r.ties is None)}
     missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
     played = Played(stored=len(set(keys.values()) & set(found)))
