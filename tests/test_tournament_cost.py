@@ -271,3 +271,25 @@ def test_a_file_importing_numpy_gets_the_verdict_of_two_workers(tmp_path, body):
         verdicts.append((entrant.table is None, entrant.live_reason is None))
     assert verdicts[0] == verdicts[1]
     assert verdicts[0] == ((False, True) if "full" in body else (True, False))
+
+
+def test_a_file_choosing_another_function_when_imported_again_is_refused_alike(tmp_path):
+    """Seeds 0 and 1 draw 0.84 and 0.13 first: the two imports define different functions."""
+    from hogbench.errors import StrategyError
+    from hogbench.loading import load_entrant
+
+    (tmp_path / "hog.py").write_text(
+        "import random\n\n"
+        "if random.random() > 0.5:\n\n"
+        "    def final_strategy(score, opponent_score):\n        return 4\n\n"
+        "else:\n\n"
+        "    def strategy(score, opponent_score):\n        return 4\n"
+    )
+    rules = get_rules("hog-su21", 10)
+    messages = []
+    for one_worker in (False, True):
+        with pytest.raises(StrategyError) as caught:
+            load_entrant(str(tmp_path / "hog.py"), rules, cache=False, one_worker=one_worker)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "chose 'strategy' as its strategy when imported again" in messages[1]
