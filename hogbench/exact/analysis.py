@@ -26,7 +26,9 @@ from hogbench.exact.core import (
     pair,
     resolve_all,
     resolved_value,
+    roll_outcomes,
     row_sum,
+    successor,
 )
 from hogbench.exact.evaluation import table_policy
 from hogbench.exact.plan import Evaluator
@@ -92,15 +94,14 @@ def _reach(rules, rows, order, level_ptr, level_of, position, cyclic, tab_a, idx
                             ps[m] = abs(row_p[j])
                             m += 1
                     else:
-                        k = roll_kind(params, x, c)
-                        d0, d1 = dist_ptr[k], dist_ptr[k + 1]
-                        resolve_all(
-                            resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
-                        )
+                        d0, d1 = roll_outcomes(
+                            roll_kind, resolve, resolve_row, by_row, params, dist_ptr,
+                            dist_value, x, c, codes,
+                        )  # fmt: skip
                         for d in range(d0, d1):
-                            code = codes[d - d0]
-                            if code & 7 == OTHER or code & 7 == SAME:
-                                to[m] = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
+                            place = successor(codes[d - d0])
+                            if place >= 0:
+                                to[m] = place
                                 ps[m] = dist_prob[d]
                                 m += 1
                     for j in range(m):
@@ -265,16 +266,14 @@ def _ending(rules, rows, order, level_ptr, cyclic, tab_a, idx_a, tab_b, idx_b, e
                 for seat in range(2):
                     c = tab_a[idx_a[x]] if seat == 0 else tab_b[idx_b[x]]
                     total = 1.0  # less (1 - e) for each continuing outcome
-                    k = roll_kind(params, x, c)
-                    d0, d1 = dist_ptr[k], dist_ptr[k + 1]
-                    resolve_all(
-                        resolve, resolve_row, by_row, params, x, c, dist_value, d0, d1, codes
-                    )
+                    d0, d1 = roll_outcomes(
+                        roll_kind, resolve, resolve_row, by_row, params, dist_ptr, dist_value,
+                        x, c, codes,
+                    )  # fmt: skip
                     for d in range(d0, d1):
-                        code = codes[d - d0]
-                        if code & 7 == OTHER or code & 7 == SAME:
-                            to = 2 * (code >> 3) + (1 if code & 7 == OTHER else 0)
-                            total -= dist_prob[d] * (1.0 - e[to ^ seat])
+                        place = successor(codes[d - d0])
+                        if place >= 0:
+                            total -= dist_prob[d] * (1.0 - e[place ^ seat])
                     delta = max(delta, abs(total - e[2 * x + seat]))
                     e[2 * x + seat] = total
             if not cyclic or delta < tol:

@@ -135,6 +135,30 @@ def resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, 
             codes[d - lo] = resolve(params, x, c, dist_value[d])
 
 
+@njit(cache=True, inline="always")
+def roll_outcomes(roll_kind, resolve, resolve_row, by_row, params, dist_ptr, dist_value, x, c,
+                  codes):  # fmt: skip
+    """A state's roll, written once: the outcomes of choice C at X resolved into CODES
+    (codes[d - lo] is the outcome of value dist_value[d]), and the range (lo, hi) of the roll's
+    values in the model's distribution."""
+    k = roll_kind(params, x, c)
+    lo, hi = dist_ptr[k], dist_ptr[k + 1]
+    resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def successor(code):
+    """Where an outcome leads, as rows keep it: 2y + 1 when the other player moves next at y,
+    2y when the same player does, -1 when the game ends."""
+    kind = code & 7
+    if kind == OTHER:
+        return 2 * (code >> 3) + 1
+    if kind == SAME:
+        return 2 * (code >> 3)
+    return -1
+
+
 @njit(cache=True, fastmath=_FAST, inline="always")
 def row_sum(r, flip, w, row_ptr, row_const, row_to, row_p):
     """Row R's value for its mover, values in W seen from the first player (FLIP = 1: the
@@ -166,9 +190,9 @@ def resolved_value(
 ):  # fmt: skip
     """The mover's chance of winning after choosing C at X, resolving each outcome into CODES
     (a buffer); values in W as in _row_sum."""
-    k = roll_kind(params, x, c)
-    lo, hi = dist_ptr[k], dist_ptr[k + 1]
-    resolve_all(resolve, resolve_row, by_row, params, x, c, dist_value, lo, hi, codes)
+    lo, hi = roll_outcomes(
+        roll_kind, resolve, resolve_row, by_row, params, dist_ptr, dist_value, x, c, codes
+    )
     total = 0.0
     for d in range(lo, hi):
         code = codes[d - lo]
