@@ -217,6 +217,7 @@ def _cells(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
+@pytest.mark.slow  # two tournaments: 5 s CPU, the second longest wall time
 def test_a_tournament_over_the_attacked_folder_equals_one_without_the_attackers(attacked, work):
     runner = CliRunner()
     run = runner.invoke(app, ["tournament", "subs", "--out", "out", "--json"])

@@ -253,7 +253,7 @@ def probe(
     return json.loads(html.unescape(found.group(1)))
 
 
-@pytest.mark.parametrize("n", [20, 300])
+@pytest.mark.parametrize("n", [20, pytest.param(300, marks=pytest.mark.slow)])  # 110 s wall
 def test_the_page_in_chromium_finds_a_student_and_does_not_overflow(pages, tmp_path, n):
     out = pages[n, "exact"]
     data = json.loads((out / "results.json").read_text())

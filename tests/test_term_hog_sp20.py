@@ -34,7 +34,7 @@ def test_the_course_seeded_games(game):
     [
         # The recursion in Python takes 45 s a seating at goal 100, so these are shorter games
         # (at goal 100 the model is checked against the reachable search: test_exact_memory).
-        ("always_roll:4", "always_roll:6", True, 60),
+        pytest.param("always_roll:4", "always_roll:6", True, 60, marks=pytest.mark.slow),  # 10 s
         ("always_roll:4", "always_roll:6", False, 40),
         ("swap_strategy", "always_roll:4", True, 40),
         ("swap_strategy", "always_roll:4", False, 40),

@@ -428,6 +428,7 @@ def test_a_batch_carries_a_bounded_weight_of_tables(rules_name, size):
     assert tm.auto_batch_size(10, 2, table_bytes) == 2  # few pairs: four batches per worker
 
 
+@pytest.mark.slow  # a Dask cluster's start: 4 s CPU, 28 s wall
 def test_dask_cluster_gives_the_local_standings(tmp_path):
     distributed = pytest.importorskip("distributed")
     specs = [*BUILTINS, "more_boar_strategy"]
