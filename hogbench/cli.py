@@ -160,6 +160,8 @@ AllowLiveOpt = Annotated[
         " disqualifying them as the contest rules do.",
     ),
 ]
+BaselineOpt = Annotated[str, typer.Option("--baseline", help="Opponent.")]
+HeatmapOpt = Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")]
 #: Seeds are what numpy's SeedSequence takes; games are capped where a run would take hours.
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000_000
@@ -548,7 +550,7 @@ def max_scoring_num_rolls(
 @experiment_app.command("win-rate")
 def win_rate(
     strategy: Annotated[str, typer.Argument(help="The strategy to measure.")],
-    baseline: Annotated[str, typer.Option("--baseline", help="Opponent.")] = "",
+    baseline: BaselineOpt = "",
     games: Annotated[
         int, typer.Option("-n", "--games", help="Games in all, half in each seating.")
     ] = 2000,
@@ -631,7 +633,7 @@ def sweep(
     param: Annotated[str, typer.Option("--param", help="The parameter to vary.")] = "cutoff",
     low: Annotated[int, typer.Option("--from", help="First value.")] = 0,
     high: Annotated[int, typer.Option("--to", help="Last value.")] = 12,
-    baseline: Annotated[str, typer.Option("--baseline", help="Opponent.")] = "",
+    baseline: BaselineOpt = "",
     games: Annotated[
         int | None,
         typer.Option("-n", "--games", help="Monte Carlo games per value (default: exact)."),
@@ -1079,7 +1081,7 @@ def analyze(
         Literal["expected", "loss"],
         typer.Option("--by", case_sensitive=False, help="How to rank states."),
     ] = "expected",
-    png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    png: HeatmapOpt = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
@@ -1129,7 +1131,7 @@ def show(
     slice_index: Annotated[
         int, typer.Option("--slice", help="Value of a third flag argument (Greed's last).")
     ] = 0,
-    png: Annotated[str | None, typer.Option("--png", help="Also a heatmap PNG.")] = None,
+    png: HeatmapOpt = None,
     require_sandbox: RequireSandboxOpt = False,
     no_sandbox: NoSandboxOpt = False,
     allow_import: AllowImportOpt = None,
