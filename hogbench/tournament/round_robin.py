@@ -128,8 +128,9 @@ def run(
             results[renumber[i], renumber[j]] = r
             results[renumber[j], renumber[i]] = r.flipped()
     active = [active[k] for k in keep]
-    best, began = None, time.perf_counter()
+    best, solving = None, 0.0
     if best_response_seconds > 0:
+        solving = time.perf_counter()
         exact_pairs = {i for (i, _), r in results.items() if r.exact}
         tables = [active[i].entrant for i in sorted(exact_pairs)]
         best = solve_best_responses(
@@ -140,6 +141,7 @@ def run(
             progress,
             workers,
         )
+        solving = time.perf_counter() - solving
     n = len(active)
     rates = np.full((n, n), np.nan)
     errors = np.zeros((n, n))
@@ -163,5 +165,5 @@ def run(
         stored=played.stored,
         seconds=played.seconds,
         best_responses=best,
-        best_response_time=time.perf_counter() - began,
+        best_response_time=solving,
     )
