@@ -548,7 +548,7 @@ def test_big_pig_builtins():
     "name, goal, a, b",
     [
         ("pig", 30, "hold_at:10", "keep_pace_end_race"),
-        ("greed", 100, "sample1", "improve(sample2)"),
+        pytest.param("greed", 100, "sample1", "improve(sample2)", marks=pytest.mark.slow),  # 6 s
         ("big-pig", 30, "hold_at:20", "computer"),
     ],
 )

@@ -206,6 +206,7 @@ def test_test_strat_reports_each_match_and_the_30_second_rule():
     assert "test10_patient_judge" in text and "30-second rule" in text
 
 
+@pytest.mark.slow  # 23 s CPU: plays the course's games
 def test_test_strat_plays_games_as_the_seed_does_when_asked():
     # line 423: testStrat plays games (10000 in the text; 200 here) when asked
     mine = str(greed_field()[0])

@@ -102,7 +102,7 @@ def test_pork_chop(monkeypatch):
     assert course.chop_or_take_turn(-1, 7, 0, True) == (7, 10, True)
 
 
-@pytest.mark.parametrize("pork_chop", [False, True])
+@pytest.mark.parametrize("pork_chop", [False, pytest.param(True, marks=pytest.mark.slow)])  # 6 s
 def test_the_model_agrees_with_the_reference_recursion(pork_chop):
     """Exact values against the shared recursion over the course functions, to 1e-12: the
     course strategies at the goal of 100, and random tables (with -1 when Pork Chop is on)."""
