@@ -315,6 +315,26 @@ def _has_worker(pid: int) -> bool:
     return False
 
 
+def test_ctrl_c_while_the_command_line_imports_ends_without_a_traceback():
+    """Ctrl-C in the moment the command line is still importing (Typer, Rich) ends with exit
+    code 130 and nothing on stderr, as later. The interrupt is made to land there for sure: an
+    import hook raises it when Typer is asked for."""
+    code = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'typer':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "sys.argv = ['hogbench', '--version']\n"
+        "from hogbench.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert done.stderr == "" and done.stdout == ""
+
+
 def test_ctrl_c_while_loading_ends_at_once_and_judges_nobody(tmp_path):
     """The loads under way when Ctrl-C comes are stopped, not waited for (each took up to its
     time limit, longer on a busy machine), and none of them becomes a verdict: the rerun
