@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from hogbench.names import login_anchor
 from hogbench.results import TIE_BREAK, DisqualifiedRecord, EntrantRecord, Report
 
 #: Names longer than this are cut on the page, with the full name on hover.
@@ -221,12 +222,6 @@ def _standings(report: Report, ids: list[str]) -> str:
             f'<td class="pairs">{pairs or "none"}</td></tr>'
         )
     return f'<table id="standings">{head}<tbody>{"".join(rows)}</tbody></table>'
-
-
-def login_anchor(login: str) -> str:
-    """The link target of a student's login: ``e-`` and the login as it is (logins are
-    letters, digits, dots, dashes and underscores), so ``#e-LOGIN`` finds their row."""
-    return "e-" + re.sub(r"[^\w.-]+", "-", login.lower())
 
 
 def _aliases(e: EntrantRecord, row_id: str) -> list[str]:

@@ -148,3 +148,10 @@ def _host_pattern() -> re.Pattern[str] | None:
         pattern = re.compile("(" + "|".join(map(re.escape, prefixes)) + r")(?=/|\b|$)")
         _host_cache["pattern"] = pattern
     return _host_cache["pattern"]
+
+
+def login_anchor(login: str) -> str:
+    """The link target of a student's login on the leaderboard page: ``e-`` and the login as
+    it is (logins are letters, digits, dots, dashes and underscores), so ``#e-LOGIN`` finds
+    their row."""
+    return "e-" + re.sub(r"[^\w.-]+", "-", login.lower())

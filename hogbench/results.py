@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from hogbench import stats
+from hogbench.names import login_anchor
 from hogbench.pairs import decision_z
 from hogbench.stats import ABOVE, BELOW, UNDECIDED
 from hogbench.tournament.round_robin import TournamentResult
@@ -211,7 +212,7 @@ class Report:
             for key in ("win_rate", "rating", "rating_error", "regret", "regret_max"):
                 row[key] = _num(row[key])
             row["best_response_win_rate"] = _num(row["best_response_win_rate"])
-            standings.append(row)
+            standings.append(_linked(row))
         return {
             "tournament": self.title,
             "rules": self.rules_name,
@@ -229,7 +230,7 @@ class Report:
             "versions": self.versions,
             "best_response": self.best_note,
             "standings": standings,
-            "disqualified": [asdict(d) for d in self.disqualified],
+            "disqualified": [_linked(asdict(d)) for d in self.disqualified],
             "not_played": self.not_played,
             "roster": {"not_on_roster": self.unmatched, "no_submission": self.missing},
             "pairs": {
@@ -244,6 +245,14 @@ class Report:
 #: The columns of results.json's pair rows. a and b are positions in "standings" (0 = first).
 EXACT_COLUMNS = ["a", "b", "first", "second", "win_rate", "elo", "wins", "losses", "ties"]
 MC_COLUMNS = ["a", "b", "win_rate", "ci_low", "ci_high", "decision", "elo", "los", "joint"]
+
+
+def _linked(row: dict[str, Any]) -> dict[str, Any]:
+    """ROW with each student's link to their row on the page written beside results.json
+    (index.html, ``#e-LOGIN``), as links.csv gives it."""
+    for student in row["students"]:
+        student["link"] = f"index.html#{login_anchor(student['login'])}"
+    return row
 
 
 def _num(x: float | None) -> float | None:

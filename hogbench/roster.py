@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hogbench.errors import UsageError
-from hogbench.leaderboard import login_anchor
+from hogbench.names import login_anchor
 from hogbench.results import Member, Report
 from hogbench.tournament.round_robin import TournamentResult
 

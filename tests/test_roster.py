@@ -92,9 +92,13 @@ def test_every_partner_of_a_pair_entry_has_its_row_links_credit_and_grade(tmp_pa
     assert standings["Bo & Cy"]["student"] == "Bo Diddley; Cy Young"
     data = json.loads((out / "results.json").read_text())
     (row,) = [s for s in data["standings"] if s["name"] == "Bo & Cy"]
-    assert row["students"] == [
-        {"login": "bo", "name": "Bo Diddley"},
-        {"login": "cy", "name": "Cy Young"},
+    assert row["students"] == [  # each with the link that links.csv gives them
+        {"login": "bo", "name": "Bo Diddley", "link": "index.html#e-bo"},
+        {"login": "cy", "name": "Cy Young", "link": "index.html#e-cy"},
+    ]
+    (gone,) = [d for d in data["disqualified"] if "eve" in [m["login"] for m in d["students"]]]
+    assert [m["link"] for m in gone["students"]] == [
+        links[m["login"]]["url"] for m in gone["students"]
     ]
     page = (out / "index.html").read_text()
     for login in ("ada", "bo", "cy", "eve", "fay"):  # each login's link has one target
