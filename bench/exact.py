@@ -202,7 +202,7 @@ def bench_grid(n: int, repeat: int) -> None:
     from pathlib import Path
 
     import numpy as np
-    from tournament import write_entrants
+    from field import write_entrants
 
     from hogbench.tables import tabulate
 
