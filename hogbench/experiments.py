@@ -429,8 +429,7 @@ def test_strat(
         matches.append(run_duel(rules, mine, them, games, seed, 1, exact_mode))
         if mine.table is not None and them.table is not None:
             # the strategy's expected decisions in a game, averaged over the seatings
-            m = rules.fit(mine.table.choices, them.table.choices)
-            policies = (exact.table_policy(m, e.table.choices) for e in (mine, them))
+            policies = exact.table_policies(rules, mine.table.choices, them.table.choices)
             mine_moves, _ = exact.reach(rules, *policies)
             calls += float(mine_moves.sum()) * TEST_STRAT_GAMES
     per_call = None

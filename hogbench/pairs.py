@@ -181,8 +181,7 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
     if rules.turn_cap() is not None or rules.has_ties:
         from hogbench import exact
 
-        m = rules.fit(a.choices, b.choices)
-        pa, pb = (exact.table_policy(m, p.choices) for p in (a, b))
+        pa, pb = exact.table_policies(rules, a.choices, b.choices)
         if rules.turn_cap() is not None:
             never_ends = tuple(1.0 - p for p in exact.ending_chance(rules, pa, pb))
         if rules.has_ties:

@@ -92,15 +92,12 @@ def _seats(values: SeatValues) -> dict:
 def solve_rules(rules: RuleSet, against: str | Entrant | None = None) -> Solved:
     """Optimal play for RULES (both players optimal), or the best response to AGAINST."""
     start = time.perf_counter()
-    m = rules.model
     baseline = load_entrant(rules.baseline, rules)
-    opponent = None
+    opponent = policy_b = None
     if against is not None:
         opponent = against if isinstance(against, Entrant) else load_entrant(against, rules)
         _require_table(opponent, "--against")
-    if opponent is not None:
-        m = rules.fit(opponent.table.choices)
-    policy_b = exact.table_policy(m, opponent.table.choices) if opponent is not None else None
+        (policy_b,) = exact.table_policies(rules, opponent.table.choices)
     solution = exact.solve(rules, policy_b)
     table = strategy_table(rules, solution)
     if opponent is not None:
@@ -357,8 +354,8 @@ def analyze(rules: RuleSet, a: str | Entrant, against: str | Entrant | None = No
         b = exact.table_policy(m, opponent.table.choices)
         b_name = opponent.name
         best = exact.solve(rules, b)
-    m = rules.fit(entrant.table.choices)
-    pa = exact.table_policy(m, entrant.table.choices)
+    (pa,) = exact.table_policies(rules, entrant.table.choices)
+    m = rules.model
     a_values = exact.evaluate_policies(rules, pa, b)
     q_a = exact.choice_values(rules, pa, best.v_me, best.v_opp, best.memo)
     loss = np.zeros(m.n_states)

@@ -51,7 +51,8 @@ The kernel families live apart: ``rows`` (resolving a model into rows; the engin
 ``evaluation`` (two fixed strategies; ``memory`` for models with memories, ``turns`` for games
 whose turns are chains of rolls), ``solving`` (optimal play) and ``analysis`` (how often states
 occur, the value of each choice); ``core`` holds what they share (``Policy``, ``SeatValues``, the
-sweep helpers), ``plan`` chooses the evaluator for a pair or a batch (one pure function), and
+sweep helpers), ``policies`` makes tables and solved policies into ``Policy`` (the only
+conversions), ``plan`` chooses the evaluator for a pair or a batch (one pure function), and
 ``kept`` evaluates a pair in numpy from rows kept on disk.
 
 Importing this package loads no kernel: ``kept`` and ``plan`` need neither numba nor the
@@ -87,9 +88,8 @@ if TYPE_CHECKING:
         evaluate_grid,
         evaluate_policies,
         opponents_at_once,
-        state_policy,
-        table_policy,
     )
+    from hogbench.exact.policies import state_policy, table_policies, table_policy
     from hogbench.exact.rows import engine
     from hogbench.exact.solving import Solution, solve
 
@@ -114,6 +114,7 @@ __all__ = [
     "reach",
     "solve",
     "state_policy",
+    "table_policies",
     "table_policy",
     "tie_chance",
     "tie_grid",
@@ -124,9 +125,9 @@ def __getattr__(name: str) -> Any:
     """The engine's public names, its kernel modules imported on first use."""
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from hogbench.exact import analysis, core, evaluation, rows, solving
+    from hogbench.exact import analysis, core, evaluation, policies, rows, solving
 
-    for module in (core, evaluation, analysis, rows, solving):
+    for module in (core, policies, evaluation, analysis, rows, solving):
         if hasattr(module, name):
             value = getattr(module, name)
             globals()[name] = value  # found once: later lookups skip this function

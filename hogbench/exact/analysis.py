@@ -30,8 +30,8 @@ from hogbench.exact.core import (
     row_sum,
     successor,
 )
-from hogbench.exact.evaluation import table_policy
 from hogbench.exact.plan import Evaluator
+from hogbench.exact.policies import kept_table_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, RuleSet, widest_roll
@@ -474,8 +474,7 @@ def tie_grid(
     m = rules.fit(*tables_a, *tables_b)
     if engine(m).whole_turns:  # turn rows are kept by the table as kept (int8)
         policies_a, policies_b = (
-            [Policy(np.asarray(t).reshape(-1), m.observation) for t in ts]
-            for ts in (tables_a, tables_b)
+            [kept_table_policy(m, t) for t in ts] for ts in (tables_a, tables_b)
         )
     else:
         policies_a, policies_b = ([table_policy(m, t) for t in ts] for ts in (tables_a, tables_b))

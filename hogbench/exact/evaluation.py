@@ -31,6 +31,7 @@ from hogbench.exact.core import (
 from hogbench.exact.intrinsics import LANES, grid_values, prefetch
 from hogbench.exact.memory import evaluate_tables
 from hogbench.exact.plan import Evaluator
+from hogbench.exact.policies import kept_table_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.players import engine_table
@@ -39,9 +40,7 @@ from hogbench.rules.base import (
     SAME,
     TIE,
     WIN,
-    GameModel,
     RuleSet,
-    check_answers,
     fast_divide,
     widest_roll,
 )
@@ -342,24 +341,13 @@ def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, 
     return first, second, -1.0
 
 
-def table_policy(model: GameModel, table: np.ndarray) -> Policy:
-    """A decision table (one choice per observation) as a policy."""
-    check_answers(model, [table])  # the kernels index outcomes by the answer
-    return Policy(engine_table(table), model.observation, engine(model).observation_period)
-
-
-def state_policy(model: GameModel, policy: np.ndarray) -> Policy:
-    """A choice per state (as ``solve`` finds) as a policy."""
-    return Policy(engine_table(policy), engine(model).identity, model.n_states)
-
-
 def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
     """Exact chances that strategy A (decision table) beats strategy B, in both seatings."""
     m = rules.fit(table_a, table_b)
     if plan.choose(engine(m)) is Evaluator.TURNS:  # whole turns take tables as kept (int8)
         from hogbench.exact.turns import evaluate_turns
 
-        a, b = (Policy(np.asarray(t).reshape(-1), m.observation) for t in (table_a, table_b))
+        a, b = (kept_table_policy(m, t) for t in (table_a, table_b))
         return evaluate_turns(rules, a, b)
     return evaluate_policies(rules, table_policy(m, table_a), table_policy(m, table_b))
 

@@ -28,8 +28,9 @@ from hogbench.exact.core import (
     new_memo,
     row_sum,
 )
-from hogbench.exact.evaluation import evaluate_policies, state_policy, table_policy
+from hogbench.exact.evaluation import evaluate_policies
 from hogbench.exact.plan import Solver
+from hogbench.exact.policies import constant_policy, no_policy, state_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
 from hogbench.rules.base import OTHER, SAME, TIE, WIN, RuleSet, widest_roll
@@ -292,8 +293,7 @@ def solve(
         against = table_policy(m, against)
     w = np.full(2 * m.n_states, e.start_value)
     policy = np.full(m.n_states, m.choices[0], dtype=np.int64)
-    none = np.zeros(1, dtype=np.int64)
-    b = against if against is not None else Policy(none, none)
+    b = against if against is not None else no_policy()
     memo = new_memo(e.n_keys if how is plan.Solver.SWEEP else 0, m.cyclic)
     if how is plan.Solver.ROWS:
         stuck = _solve_rows(
@@ -326,9 +326,8 @@ def _leave_loops(
     policy falls short of the values, this moves its choice to the next one within
     TIE_MARGIN, until it does not (values are unchanged; at most one round per choice)."""
     m = rules.model
-    zeros = np.zeros(m.n_states, dtype=np.int64)
     q = np.stack(
-        [choice_values(rules, Policy(np.array([c]), zeros), v_me, v_opp) for c in m.choices],
+        [choice_values(rules, constant_policy(m, c), v_me, v_opp) for c in m.choices],
         axis=1,
     )
     best = q >= v_me[:, None] - TIE_MARGIN

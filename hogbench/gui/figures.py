@@ -190,9 +190,8 @@ def _best_response(library: Library, rules: RuleSet, opponent: Entrant) -> Solut
         s = solved.solution
         policy = exact.state_policy(rules.model, s.policy)
         return Solution(s.policy, s.v_me, s.v_me, s.start, against=policy, memo=s.memo)
-    return exact.solve(
-        rules, exact.table_policy(rules.fit(opponent.table.choices), opponent.table.choices)
-    )
+    (against,) = exact.table_policies(rules, opponent.table.choices)
+    return exact.solve(rules, against)
 
 
 def _optimal_hash(library: Library, rules: RuleSet) -> str:
