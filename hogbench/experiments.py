@@ -168,7 +168,7 @@ def run_experiments(
 def _in_process_player(strategy: Callable, rules: RuleSet) -> Player:
     try:
         name = getattr(strategy, "__name__", "strategy")
-        return TablePlayer(tabulate(strategy, rules, name).choices)
+        return TablePlayer.from_table(tabulate(strategy, rules, name))
     except NotDeterministic:
         return LivePlayer(lambda: strategy)
 

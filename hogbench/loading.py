@@ -113,7 +113,7 @@ def _builtin_table(strategy: Callable, spec: Spec, rules: RuleSet) -> DecisionTa
         "builtin-tables", rules.identity, named, made_by=(__name__, "hogbench.tables")
     )
     try:
-        return DecisionTable(rules.name, rules.goal, load_arrays(path)["choices"])
+        return DecisionTable.from_choices(rules, load_arrays(path)["choices"])
     except (OSError, ValueError, KeyError):
         pass  # not made yet, or unreadable: make it
     table = tabulate(strategy, rules, spec.text)

@@ -60,7 +60,7 @@ def player_of(entrant: Entrant, rules: RuleSet, request: Request | None = None) 
     request (``sandbox.Request``), so a file played live runs under the same policy (allowed
     imports, the sandbox or not) as it was loaded under."""
     if entrant.table is not None:
-        return TablePlayer(entrant.table.choices)
+        return TablePlayer.from_table(entrant.table)
     import functools
 
     from hogbench import loading

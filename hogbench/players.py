@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from hogbench.tables import DecisionTable
 
 
 @dataclass(frozen=True, eq=False)
@@ -14,6 +18,12 @@ class TablePlayer:
     roll/hold). The exact engine and the fast Monte Carlo paths play tables only."""
 
     choices: np.ndarray
+
+    @classmethod
+    def from_table(cls, table: DecisionTable) -> TablePlayer:
+        """TABLE's choices played as they are kept (the engines convert them where a kernel
+        needs another type: ``engine_table``, ``exact.policies``)."""
+        return cls(table.choices)
 
 
 def engine_table(choices: np.ndarray) -> np.ndarray:

@@ -40,6 +40,12 @@ class DecisionTable:
             choices = choices.astype(narrow)
         object.__setattr__(self, "choices", choices)
 
+    @classmethod
+    def from_choices(cls, rules: RuleSet, choices: np.ndarray) -> DecisionTable:
+        """CHOICES (a choice per observation of RULES, in observation order, legal already) as
+        RULES' table."""
+        return cls(rules.name, rules.goal, choices)
+
     @functools.cached_property
     def hash(self) -> str:
         """Content hash: equal tables are the same strategy, whatever file they came from.
@@ -211,7 +217,7 @@ def table_from_answers(
             choices = np.fromiter(map(verdicts.__getitem__, keys), dtype=np.int64, count=n)
         except TypeError:  # an unhashable answer (its verdict is keyed by identity)
             choices = np.fromiter((verdicts[_key(v)] for v in first), dtype=np.int64, count=n)
-    return DecisionTable(rules.name, rules.goal, choices)
+    return DecisionTable.from_choices(rules, choices)
 
 
 def _key(value: Any) -> tuple:

@@ -87,7 +87,7 @@ def read(key: str, spec: Spec, rules: RuleSet, opts: Request, digest: str) -> En
             array = _unpacked(choices)
             if len(array) != int(np.prod(rules.obs_shape)):
                 return None
-            table = DecisionTable(rules.name, rules.goal, array)
+            table = DecisionTable.from_choices(rules, array)
             live_reason = None
     except (ValueError, KeyError, TypeError):
         return None  # not an entry this version wrote: ignored, and rewritten

@@ -29,7 +29,7 @@ runner = CliRunner()
 
 
 def optimal_entrant(rules) -> Entrant:
-    table = DecisionTable(rules.name, rules.goal, strategy_table(rules, exact.solve(rules)))
+    table = DecisionTable.from_choices(rules, strategy_table(rules, exact.solve(rules)))
     return Entrant(parse_spec("always_roll:4"), "optimal", table, "optimal")
 
 

@@ -677,11 +677,11 @@ def test_tables_are_kept_narrow_and_keep_their_identity():
 
     rules = get_rules("hog-su21")
     wide = np.arange(10_000, dtype=np.int64) % 11
-    narrow = DecisionTable(rules.name, rules.goal, wide)
+    narrow = DecisionTable.from_choices(rules, wide)
     assert narrow.choices.dtype == np.int8 and np.array_equal(narrow.choices, wide)
     before = hashlib.sha256(f"{rules.name}:{rules.goal}:".encode() + wide.tobytes()).hexdigest()
     assert narrow.hash == before[:16]
-    big = DecisionTable(rules.name, rules.goal, np.array([0, 300, -5]))
+    big = DecisionTable.from_choices(rules, np.array([0, 300, -5]))
     assert big.choices.dtype == np.int64 and big.choices.tolist() == [0, 300, -5]
     table = builtin(rules, "always_roll:6")
     assert table.dtype == np.int8

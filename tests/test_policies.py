@@ -52,7 +52,7 @@ def test_constant_policy_is_a_table_of_one_choice():
 def test_a_table_as_kept_is_read_in_place_and_an_engine_table_is_int64():
     rules = get_rules("pig", 20)
     m = rules.model
-    kept = DecisionTable(rules.name, rules.goal, random_table(rules, 3)).choices
+    kept = DecisionTable.from_choices(rules, random_table(rules, 3)).choices
     assert kept.dtype == np.int8
     assert np.shares_memory(kept_table_policy(m, kept).table, kept)
     engine = table_policy(m, kept)

@@ -175,7 +175,7 @@ def require_table(entrant: Entrant) -> None:
 def _optimal_entrant(rules: RuleSet, library: Library) -> Entrant:
     from hogbench.tables import DecisionTable
 
-    table = DecisionTable(rules.name, rules.goal, library.solved(rules).table)
+    table = DecisionTable.from_choices(rules, library.solved(rules).table)
     digest = hashlib.sha256(f"{rules.key}:optimal".encode()).hexdigest()[:16]
     return Entrant(Spec(OPTIMAL, function=OPTIMAL), "optimal play", table, digest)
 
