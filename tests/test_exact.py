@@ -433,7 +433,10 @@ def test_best_response_matches_recursion(case):
     assert best.second == pytest.approx(second, abs=TOL)
 
 
-@pytest.mark.parametrize("against", [False, True])
+@pytest.mark.parametrize(
+    "against",
+    [pytest.param(False, marks=pytest.mark.slow), True],  # 10 s of CPU, and 2 s
+)
 def test_solve_without_rows_in_parallel_spans_matches_recursion(monkeypatch, against):
     """hog-su20 with Feral Hogs at goal 100 has no rows, and its levels are solved in spans
     at once (one per thread) with shared choice values; here the row limit is lowered so that

@@ -36,6 +36,9 @@ from hogbench.simulate import decider  # noqa: E402
 from hogbench.watch import play_game  # noqa: E402
 from tests.test_gui import reference_hint  # noqa: E402
 
+# Chromium takes some 40 s of CPU in all: a quick run (`pytest -m "not slow"`) leaves these out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
