@@ -294,6 +294,21 @@ def test_undecided_cells_are_drawn_in_the_heatmap(tmp_path):
     assert (tmp_path / "with.png").read_bytes() != (tmp_path / "without.png").read_bytes()
 
 
+def test_a_name_the_font_lacks_is_drawn_without_a_warning(tmp_path, recwarn):
+    """A team name in a script the picture's font lacks (fullwidth ＝, as a formula-minded
+    student might write) is drawn with boxes, quietly: a warning per glyph is noise in a
+    course's run, and the full name is in results.json and the CSVs."""
+    pytest.importorskip("matplotlib")
+    from hogbench import plots
+
+    t = small(["always_roll:5", "always_roll:6"], tmp_path)
+    report = results.build(tm.run(t), budget=0)
+    plots.matrix_png(report, tmp_path / "m.png", "＝SUM(1) $\\pwned{x}$")
+    plots.standings_png(report, tmp_path / "s.png", "＝SUM(1)")
+    assert [str(w.message) for w in recwarn if "Glyph" in str(w.message)] == []
+    assert (tmp_path / "m.png").stat().st_size > 0
+
+
 def test_sprt_stops_monte_carlo_pairs_and_decides_them(tmp_path):
     """A clear gap (always_roll:6 against always_roll:1 to 30) is decided by the test long
     before the cap, and the test's verdict is the pair's decision, from both sides."""
