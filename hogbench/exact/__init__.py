@@ -62,74 +62,22 @@ one is asked for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from hogbench.lazy import lazy_names
 
-if TYPE_CHECKING:
-    from hogbench.exact.analysis import (
-        choice_values,
-        ending,
-        ending_chance,
-        observation_values,
-        reach,
-        tie_chance,
-        tie_grid,
-    )
-    from hogbench.exact.core import (
-        MAX_ROW_ENTRIES,
-        NEVER,
-        TIE_MARGIN,
-        TOLERANCE,
-        UNSEEN,
-        Policy,
-        SeatValues,
-    )
-    from hogbench.exact.evaluation import (
-        evaluate,
-        evaluate_grid,
-        evaluate_policies,
-        opponents_at_once,
-    )
-    from hogbench.exact.policies import state_policy, table_policies, table_policy
-    from hogbench.exact.rows import engine
-    from hogbench.exact.solving import Solution, solve
-
-__all__ = [
-    "MAX_ROW_ENTRIES",
-    "NEVER",
-    "TIE_MARGIN",
-    "TOLERANCE",
-    "UNSEEN",
-    "Policy",
-    "SeatValues",
-    "Solution",
-    "choice_values",
-    "ending",
-    "ending_chance",
-    "engine",
-    "evaluate",
-    "evaluate_grid",
-    "evaluate_policies",
-    "observation_values",
-    "opponents_at_once",
-    "reach",
-    "solve",
-    "state_policy",
-    "table_policies",
-    "table_policy",
-    "tie_chance",
-    "tie_grid",
-]
-
-
-def __getattr__(name: str) -> Any:
-    """The engine's public names, its kernel modules imported on first use."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from hogbench.exact import analysis, core, evaluation, policies, rows, solving
-
-    for module in (core, policies, evaluation, analysis, rows, solving):
-        if hasattr(module, name):
-            value = getattr(module, name)
-            globals()[name] = value  # found once: later lookups skip this function
-            return value
-    raise AttributeError(name)
+__all__, __getattr__ = lazy_names(
+    __name__,
+    {
+        "analysis": (
+            "choice_values", "ending", "ending_chance", "observation_values", "reach",
+            "tie_chance", "tie_grid",
+        ),
+        "core": (
+            "MAX_ROW_ENTRIES", "NEVER", "TIE_MARGIN", "TOLERANCE", "UNSEEN", "Policy",
+            "SeatValues",
+        ),
+        "evaluation": ("evaluate", "evaluate_grid", "evaluate_policies", "opponents_at_once"),
+        "policies": ("state_policy", "table_policies", "table_policy"),
+        "rows": ("engine",),
+        "solving": ("Solution", "solve"),
+    },
+)  # fmt: skip
