@@ -316,8 +316,14 @@ def test_a_course_function_that_hangs_or_exits_costs_the_default_only(tmp_path, 
 
 
 def test_a_course_function_returning_something_huge_is_shown_short(tmp_path):
+    """Each answer is made short in the worker as it comes, so a hundred such lists are never
+    held at once (that ran out of memory part way, and the probe as a whole was lost)."""
     path = _write(tmp_path, "def free_bacon(score):\n    return list(range(10**6))\n")
-    _, report = terms.review(path, get_rules("hog-fa19"))
+    probes = {"free_bacon": [sandbox.Grid((tuple(range(100)),))]}
+    rules = get_rules("hog-fa19")
+    (answers,) = sandbox.probe_functions(parse_spec(path), rules, probes, memory_mb=256).values()
+    assert [type(answer).__name__ for answer in answers] == ["list"] * 100
+    _, report = terms.review(path, rules)
     (found,) = report.disagreements
     assert found.returned.startswith("returns [0, 1, 2") and len(found.text) < 400
 

@@ -266,7 +266,9 @@ def _arguments(shape, states):
 
 def probe(namespace, probes):
     """Call each function of NAMESPACE named in PROBES on the argument lists of its grids: name
-    -> [("value", result) or ("raised", exception)], for the names that are plain functions."""
+    -> [("value", encoded result) or ("raised", exception type's name)], for the names that are
+    plain functions. Each result is encoded (made short) as it comes: a function that returns a
+    list of a million numbers must not hold a hundred of them at once."""
     found = {}
     for name, grids in probes.items():
         func = namespace.get(name)
@@ -279,9 +281,9 @@ def probe(namespace, probes):
         )
         for args in calls:
             try:
-                results.append(("value", func(*map(_probe_argument, args))))
+                results.append(("value", encode(func(*map(_probe_argument, args)))))
             except Exception as exc:  # a wrong answer among others, not the end of the probe
-                results.append(("raised", exc))
+                results.append(("raised", _text(type(exc).__name__, 60)))
     return found
 
 
@@ -304,10 +306,7 @@ def _probe_argument(value):
 def _probed(found):
     return {
         "probed": {
-            name: [
-                encode(result) if how == "value" else {"raised": _text(type(result).__name__, 60)}
-                for how, result in results
-            ]
+            name: [result if how == "value" else {"raised": result} for how, result in results]
             for name, results in found.items()
         }
     }
