@@ -613,7 +613,7 @@ def test_killing_hogbench_kills_its_workers(tmp_path):
         "from hogbench.processes import die_with_parent\n"
         "def work(_):\n"
         "    die_with_parent()\n"
-        "    print(os.getpid(), flush=True)\n"
+        "    os.write(1, b'%d\\n' % os.getpid())  # one write: two workers' lines never mix\n"
         "    time.sleep(600)\n"
         "Parallel(n_jobs=2)(delayed(work)(k) for k in range(2))\n"
     )
