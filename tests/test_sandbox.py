@@ -271,7 +271,8 @@ def test_good_file_loads_after_bad_ones_and_is_cached(arena, bwrap, monkeypatch)
     monkeypatch.setattr(session, "Worker", no_worker)
     start = time.perf_counter()
     warm = load_entrant(spec, rules)
-    assert time.perf_counter() - start < 0.5
+    # No worker started is the proof; the time is a bound that a busy machine keeps too.
+    assert time.perf_counter() - start < 2.0
     assert warm.key == entrant.key
     # a changed sibling is a changed strategy: the cache must not answer for it
     (arena / "team" / "hog.py").write_text("def piggy_points(score):\n    return 0\n")
@@ -508,7 +509,7 @@ def test_a_verdict_is_cached_even_a_failure_so_a_hang_costs_its_limit_once(arena
     start = time.monotonic()
     with pytest.raises(StrategyError, match="timed out") as again:
         load_entrant(str(target), rules, time_limit=1.0)
-    assert time.monotonic() - start < 0.5 and str(again.value) == str(first.value) + (
+    assert time.monotonic() - start < 1.0 and str(again.value) == str(first.value) + (
         " (kept from an earlier run; `hogbench cache clear` runs it again)"
     )
     start = time.monotonic()  # a more generous limit runs it again
