@@ -20,6 +20,15 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
 warnings.filterwarnings("ignore", message=".*First-class function type.*")
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: one worker more than the cores. Many tests wait (on a sandboxed worker's time
+    limit, a sleeping strategy, Chromium, a subprocess): on 2 cores, a third worker keeps both
+    busy meanwhile, and the quick run took 3 min 38 s instead of 4 min 1 s."""
+    import os
+
+    return (os.cpu_count() or 1) + 1
+
+
 # -- CPU time per test ---------------------------------------------------------------------
 # `--cpu-times FILE` appends one line per test: its CPU seconds (this process and its child
 # processes: workers, subprocesses), then its wall seconds and its id. On a machine shared

@@ -104,6 +104,7 @@ def test_the_baseline_comes_from_the_rule_set_in_python_as_in_the_cli():
     assert other != pytest.approx(0.5, abs=1e-3)
 
 
+@pytest.mark.slow  # 5 s of CPU: every experiment the course runs
 def test_run_experiments_prints_as_the_course_does(capsys):
     from hogbench import run_experiments
 

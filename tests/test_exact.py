@@ -227,6 +227,15 @@ CASES = [
 ]
 
 
+def quick_cases(*slow: tuple[str, dict]) -> list:
+    """CASES, with those in SLOW left to the full run (each 4 to 6 s of CPU: hog-su20 with Feral
+    Hogs is the largest model; other tests check it in the quick run)."""
+    return [pytest.param(case, marks=pytest.mark.slow) if case in slow else case for case in CASES]
+
+
+FERAL = ("hog-su20", {"feral_hogs": True})
+
+
 def case_id(case):
     name, options = case
     return name + "".join(f"-{k}={v}" for k, v in options.items())
@@ -263,7 +272,7 @@ def test_unreadable_cached_rows_are_built_again(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-@pytest.mark.parametrize("goal", [13, 31])
+@pytest.mark.parametrize("goal", [13, pytest.param(31, marks=pytest.mark.slow)])
 def test_evaluate_matches_recursion_random_tables(case, goal):
     name, options = case
     rules = get_rules(name, goal, **options)
@@ -413,7 +422,7 @@ def test_cyclic_rules_match_value_iteration_written_here():
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", quick_cases(FERAL), ids=case_id)
 def test_solve_matches_maximising_recursion(case):
     name, options = case
     goal = 23
@@ -587,11 +596,10 @@ def test_a_grid_of_pairs_is_pair_by_pair(name, goal):
         assert values[i, j] == pytest.approx([one.first, one.second], abs=1e-12)
 
 
+@pytest.mark.slow  # 6 s of CPU for hog-su21, 16 s for hog-contest; the quick run compares the
+# grid with pairs evaluated one by one (test_a_grid_of_pairs_is_pair_by_pair)
 @pytest.mark.parametrize(
-    "case",
-    # hog-contest with Pork Chop: 16 s of CPU, a quick run leaves it out
-    [("hog-su21", {}), pytest.param(("hog-contest", {"pork_chop": True}), marks=pytest.mark.slow)],
-    ids=case_id,
+    "case", [("hog-su21", {}), ("hog-contest", {"pork_chop": True})], ids=case_id
 )
 def test_the_grid_matches_recursion_in_a_round_robin(case):
     """The grid kernel (exact.evaluate_grid) on a small round robin, always_roll tables and

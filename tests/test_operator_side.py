@@ -335,6 +335,7 @@ def test_ctrl_c_while_the_command_line_imports_ends_without_a_traceback():
     assert done.stderr == "" and done.stdout == ""
 
 
+@pytest.mark.slow  # 16 s of waiting for loads to begin: the other Ctrl-C tests stay quick
 def test_ctrl_c_while_loading_ends_at_once_and_judges_nobody(tmp_path):
     """The loads under way when Ctrl-C comes are stopped, not waited for (each took up to its
     time limit, longer on a busy machine), and none of them becomes a verdict: the rerun

@@ -179,7 +179,28 @@ def test_the_first_command_runs_without_bubblewrap(workdir):
 _ran: set[str] = set()  # in this worker's folder
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != FIRST])
+#: Commands of 2 to 9 s of CPU each (measured with --cpu-times), left to CI and the full run:
+#: the quick run keeps one tournament (the class's, with its roster) and the cheap commands.
+SLOW = {
+    "hogbench gauntlet strategies/hog_su21/final.py --against 'strategies/hog_su21/*.py'",
+    "hogbench duel always_roll:4 always_roll:6 --rules hog-su20 -n 1000000 --seed 7 --jobs 2"
+    " --json",
+    "hogbench solve --rules hog-su20 --against swap_strategy",
+    "hogbench analyze strategies/hog_su21/final.py --against always_roll:6 --png loss.png",
+    "hogbench experiment test-strat strategies/greed/test06_half_the_room.py",
+}
+
+
+def _marked(command: str) -> Any:
+    slow = command in SLOW or command.startswith("hogbench tournament strategies/hog_contest/")
+    return pytest.param(command, marks=pytest.mark.slow) if slow else command
+
+
+def test_the_slow_commands_are_shown():
+    assert SLOW <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", [_marked(c) for c in COMMANDS if c != FIRST])
 def test_readme_command_runs_and_says_what_the_readme_says(command, workdir):
     if command in NEED_BWRAP and sandbox.bwrap_path() is None:
         pytest.skip("bubblewrap does not work here")

@@ -235,6 +235,7 @@ def test_a_pair_out_of_time_stops_undecided():
     assert played.decision == stats.UNDECIDED and played.joint.sum() == pairs.FIRST_LOOK_PAIRS
 
 
+@pytest.mark.slow  # 5 s: the demo class loaded and played by Monte Carlo
 def test_the_demo_class_by_monte_carlo_never_contradicts_its_exact_results(tmp_path):
     """The demo tournament's own entrants (to 40, so it is quick), every pair played until
     decided: no decided pair is on the wrong side of its exact value."""

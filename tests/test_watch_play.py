@@ -47,6 +47,7 @@ def test_watch_json_is_repeatable_by_seed():
     assert data["winner"] in (0, 1) and len(data["turns"]) > 3
 
 
+@pytest.mark.slow  # 6 s of CPU: fresh interpreters, each importing what watch and play need
 def test_watching_and_playing_never_start_numba():
     """A watched or played game runs each turn as Python, so numba's start-up (most of a
     second) is never paid: for every rule set, in a fresh process."""
