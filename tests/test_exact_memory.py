@@ -1,9 +1,11 @@
 """Memory rows (``exact.memory``): pairs of decision tables in the Feral Hogs terms, whose hidden
 state is each player's memory of their last turn, against an independent plain recursion, the
-reachable-states search and the staff engine's figures."""
+reachable-states search and the staff engine's figures; and best responses on memory rows,
+against a plain maximising recursion and ``exact.solve``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -14,10 +16,13 @@ import pytest
 
 from hogbench import exact
 from hogbench.exact import kept as exact_rows
+from hogbench.exact import plan
 from hogbench.exact.evaluation import Policy, evaluate_policies
-from hogbench.exact.memory import LINE, evaluate_tables, layout
+from hogbench.exact.memory import LINE, best_response, evaluate_tables, layout
 from hogbench.exact.rows import engine
+from hogbench.loading import load_entrant
 from hogbench.rules import get_rules
+from hogbench.solve import best_response_rate
 from tests.course.course_cases import load
 from tests.course.turns import reference_turn
 from tests.reference import win_chance
@@ -182,3 +187,129 @@ def test_a_later_exact_duel_needs_neither_numba_nor_the_model(tmp_path):
     expected = exact.evaluate(rules, np.full(10_000, 3), np.full(10_000, 5))
     win_rate = json.loads(runs[1]["output"])["win_rate"]
     assert win_rate == pytest.approx(expected.average, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Best responses on memory rows
+# ---------------------------------------------------------------------------------------------
+
+
+def best_response_by_recursion(name: str, goal: int, table: np.ndarray) -> tuple[float, float]:
+    """The best response to TABLE, moving first and second, by a plain maximising recursion
+    over the reference turn: the solver sees both scores and both players' memories, raw."""
+    turn = reference_turn(name)
+    choices = [int(c) for c in get_rules(name, goal=goal).model.choices]
+
+    def outcomes(state, n):
+        for key, p in turn(state, n).items():
+            new, opponent, mine, *rest = key
+            theirs, again = (state[3], *rest) if len(rest) == 1 else rest
+            yield new, opponent, mine, theirs, again, p
+
+    @functools.cache
+    def best(state):
+        """The solver's chance to win, to move at STATE (scores and memories, mover's first)."""
+        values = []
+        for n in choices:
+            total = 0.0
+            for new, opponent, mine, theirs, again, p in outcomes(state, n):
+                if new >= goal:
+                    total += p
+                elif opponent >= goal:
+                    continue
+                elif again:
+                    total += p * best((new, opponent, mine, theirs))
+                else:
+                    total += p * (1.0 - table_player((opponent, new, theirs, mine)))
+            values.append(total)
+        return max(values)
+
+    @functools.cache
+    def table_player(state):
+        """The table's chance to win, to move at STATE."""
+        total = 0.0
+        for new, opponent, mine, theirs, again, p in outcomes(
+            state, int(table[state[0] * goal + state[1]])
+        ):
+            if new >= goal:
+                total += p
+            elif opponent >= goal:
+                continue
+            elif again:
+                total += p * table_player((new, opponent, mine, theirs))
+            else:
+                total += p * (1.0 - best((opponent, new, theirs, mine)))
+        return total
+
+    return best((0, 0, 0, 0)), 1.0 - table_player((0, 0, 0, 0))
+
+
+def best_response_tables(rules, seed: int) -> list[np.ndarray]:
+    """Two random tables (every memory held) and the course's swap_strategy."""
+    rng = np.random.default_rng(seed)
+    area = int(np.prod(rules.obs_shape))
+    course = load_entrant("swap_strategy", rules).table.choices
+    return [rng.integers(0, 11, area), rng.integers(0, 11, area), course]
+
+
+def on_memory_rows_best(rules, table: np.ndarray) -> tuple[float, float]:
+    m = rules.model
+    e = engine(m)
+    return best_response(m, e.memory_rows, np.asarray(table, np.int64), e.memory_best_values)
+
+
+@pytest.mark.parametrize("name", MEMORY_TERMS)
+def test_best_response_on_memory_rows_agrees_with_a_maximising_recursion(name):
+    """Goal 10 keeps the recursion quick (some 0.5 s of CPU a table); random tables, so the
+    table's player holds every memory."""
+    goal = 10
+    rules = get_rules(name, goal=goal)
+    for table in best_response_tables(rules, seed=10)[:2]:
+        expected = best_response_by_recursion(name, goal, table)
+        assert on_memory_rows_best(rules, table) == pytest.approx(expected, abs=1e-12)
+
+
+def test_best_response_on_memory_rows_equals_solve_at_a_small_goal():
+    """The quick run's case of the one below: hog-fa19 to 31."""
+    rules = get_rules("hog-fa19", goal=31)
+    for table in best_response_tables(rules, seed=31):
+        solved = exact.solve(rules, table)
+        first, second = on_memory_rows_best(rules, table)
+        assert first == pytest.approx(solved.first, abs=1e-12)
+        assert second == pytest.approx(solved.second, abs=1e-12)
+
+
+@pytest.mark.slow  # 2 to 6 s of CPU a term: exact.solve of the whole model, three times
+@pytest.mark.parametrize("name", MEMORY_TERMS)
+def test_best_response_on_memory_rows_equals_solve(name):
+    rules = get_rules(name)
+    for table in best_response_tables(rules, seed=100):
+        solved = exact.solve(rules, table)
+        values = exact.best_response(rules, table)
+        assert values.first == pytest.approx(solved.first, abs=1e-12)
+        assert values.second == pytest.approx(solved.second, abs=1e-12)
+
+
+def test_a_best_response_takes_memory_rows_only_where_the_model_has_memories():
+    assert plan.choose_best_response(engine(get_rules("hog-fa19").model)) is (
+        plan.BestResponse.MEMORY_ROWS
+    )
+    for name in ("hog-su21", "pig"):
+        assert plan.choose_best_response(engine(get_rules(name).model)) is plan.BestResponse.SOLVE
+    rules = get_rules("hog-su21", goal=31)
+    table = np.random.default_rng(1).integers(0, 11, 31 * 31)
+    solved = exact.solve(rules, table)
+    values = exact.best_response(rules, table)
+    assert (values.first, values.second) == (solved.first, solved.second)
+
+
+def test_the_regret_figure_is_the_best_response_on_memory_rows(tmp_path, monkeypatch):
+    """solve.best_response_rate (a tournament's regret) reads the memory rows' figure, which is
+    exact.solve's average, and keeps it in the disk cache."""
+    monkeypatch.setenv("HOGBENCH_CACHE", str(tmp_path))
+    rules = get_rules("hog-fa19", goal=31)
+    table = np.random.default_rng(7).integers(0, 11, 31 * 31)
+    solved = exact.solve(rules, table)
+    rate = best_response_rate(rules, table)
+    assert rate == pytest.approx((solved.first + solved.second) / 2, abs=1e-12)
+    assert rate == np.mean(on_memory_rows_best(rules, table))

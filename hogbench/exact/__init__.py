@@ -32,7 +32,8 @@ The engine is generic over rule sets. What makes it fast:
   only through a class (Feral Hogs fires or not: a model's ``memories``), a pair of decision
   tables is evaluated over observations, classes and the opponent's memory instead of states,
   on rows resolved once per model (``memory``): hog-fa19's always_roll(4) against
-  always_roll(6) in about a millisecond for both seatings.
+  always_roll(6) in about a millisecond for both seatings. A best response's two figures
+  against a table take the same rows (``best_response``), some 20 times faster than ``solve``.
 * Shared choice values. A model may declare ``q_keys``, a key for each (state, choice): states
   and choices with equal keys have the same outcomes, so the value of a choice is computed once
   per key (in hog-su20 the previous-turn points only matter through whether Feral Hogs fires).
@@ -78,6 +79,6 @@ __all__, __getattr__ = lazy_names(
         "evaluation": ("evaluate", "evaluate_grid", "evaluate_policies", "opponents_at_once"),
         "policies": ("state_policy", "table_policies", "table_policy"),
         "rows": ("engine",),
-        "solving": ("Solution", "solve"),
+        "solving": ("Solution", "best_response", "solve"),
     },
 )  # fmt: skip

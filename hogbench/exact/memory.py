@@ -30,6 +30,10 @@ longer).
 A class-1 value is needed only where the mover can hold a memory of that class: where the new
 memory is the choice made (``memory_is_choice``, hog-fa19's dice), a table that always rolls 4
 never holds 2 or 6, and those values are skipped, as are the corrections that would read them.
+
+The same rows give a best response to one table (``best_response``): the solver sees both
+memories, so its value keeps its own memory instead of a class, and each (choice, class) row is
+summed once per observation as a vector over the memory the turn keeps (the other player's).
 """
 
 from __future__ import annotations
@@ -401,3 +405,100 @@ def evaluate_tables(
 def scratch_size(model: GameModel) -> int:
     """The values evaluate_tables keeps: two players, two classes, M memories, S places."""
     return 4 * model.memories * layout(model.n_states // model.memories**2, model.memories).stride
+
+
+@kernel(
+    types.UniTuple(types.float64, 2)(
+        MEMORY_ROWS, I8, types.int64, types.int64, types.int64, types.int64, F8, F8
+    ),
+    fastmath=_FAST,
+)
+def _best_response(rows, tab_b, start, c0, stride, to_bits, u, v):
+    """The best response's chances against B's table TAB_B, moving first and second, at START.
+
+    The solver A sees the whole state (observation x, A's memory a, B's memory b); B plays its
+    table t, so B's memory enters only through its class k for t(x):
+
+        U_B(x, k, a) = const(x, t(x), k) - sum over outcomes p * V_A(x', a, b')
+        V_A(x, a, b) = max over c of const(x, c, class(a, c)) - sum p * U_B(x', class(b, t(x')), a')
+
+    (const holds the chance of winning at once, half of a tie's, and every continuing chance;
+    b' and a' are the mover's new memories from the outcome's code). Each observation is done
+    for both players, successors first. A's rows depend on a only through its class, so each
+    (choice, class) row is summed once, as a vector over b, and each a takes the maximum over
+    choices of its classes' vectors. The values are vectors over the memory that is kept, so
+    a row's outcome reads M values in a row: U lies at u[(a * S + x) * M + b], already read
+    through b's class for t(x), and V at v[(b * S + x) * M + a], where a code's place
+    m' * S + x' times M is where its vector starts."""
+    order, classes, near_ptr, _, row_ptr, row_const, row_code, probs = rows
+    n_choices = len(near_ptr) - 1
+    memories = len(classes) // n_choices
+    area = len(order)
+    place_mask = (1 << to_bits) - 1
+    acc = np.empty(memories)
+    b_values = np.empty(2 * memories)  # U_B(x, k, a) at [k * M + a]
+    a_rows = np.empty(2 * n_choices * memories)  # A's row (ci, class) as a vector over b
+    for i in range(area):
+        x = order[i]
+        # B at x: its choice's rows, class 1 only if some memory has it for that choice
+        t = tab_b[x] - c0
+        for k in range(2 if near_ptr[t + 1] > near_ptr[t] else 1):
+            r = (t * area + i) * 2 + k
+            acc[:] = 0.0
+            for j in range(row_ptr[r], row_ptr[r + 1]):
+                code = row_code[j]
+                p = probs[code >> to_bits]
+                at = (code & place_mask) * memories
+                for a in range(memories):
+                    acc[a] += p * v[at + a]
+            for a in range(memories):
+                b_values[k * memories + a] = row_const[r] - acc[a]
+        for a in range(memories):
+            at = (a * stride + x) * memories
+            for b in range(memories):
+                u[at + b] = b_values[classes[t * memories + b] * memories + a]
+        # A at x: every choice's rows
+        for ci in range(n_choices):
+            for k in range(2 if near_ptr[ci + 1] > near_ptr[ci] else 1):
+                r = (ci * area + i) * 2 + k
+                acc[:] = 0.0
+                for j in range(row_ptr[r], row_ptr[r + 1]):
+                    code = row_code[j]
+                    p = probs[code >> to_bits]
+                    at = (code & place_mask) * memories
+                    for b in range(memories):
+                        acc[b] += p * u[at + b]
+                at = (ci * 2 + k) * memories
+                for b in range(memories):
+                    a_rows[at + b] = row_const[r] - acc[b]
+        for a in range(memories):
+            for b in range(memories):
+                best = a_rows[classes[a] * memories + b]
+                for ci in range(1, n_choices):
+                    best = max(best, a_rows[(ci * 2 + classes[ci * memories + a]) * memories + b])
+                v[(b * stride + x) * memories + a] = best
+    start_x = start % area
+    own, other = divmod(start // area, memories)
+    first = v[(other * stride + start_x) * memories + own]
+    second = 1.0 - u[(other * stride + start_x) * memories + own]
+    return first, second
+
+
+def best_response(
+    model: GameModel, rows: MemoryRows, table: np.ndarray, scratch: np.ndarray
+) -> tuple[float, float]:
+    """The best response's chances against the decision table TABLE of MODEL (which declares
+    memories, resolved into ROWS), moving first and second: the solver sees the whole state,
+    as ``exact.solve`` does. SCRATCH as ``best_response_scratch_size`` says."""
+    places = layout(len(rows.order), model.memories)
+    half = len(scratch) // 2
+    return _best_response(
+        tuple(rows), table, model.start, model.choices[0], *places, scratch[:half], scratch[half:]
+    )
+
+
+def best_response_scratch_size(model: GameModel) -> int:
+    """The values best_response keeps: both players' values over M memories kept, M memories
+    of the mover and S places."""
+    memories = model.memories
+    return 2 * memories * memories * layout(model.n_states // memories**2, memories).stride

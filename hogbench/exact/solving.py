@@ -23,13 +23,15 @@ from hogbench.exact.core import (
     TIE_MARGIN,
     TOLERANCE,
     Policy,
+    SeatValues,
     check_converged,
     level_sweeps,
     new_memo,
     row_sum,
 )
 from hogbench.exact.evaluation import evaluate_policies
-from hogbench.exact.plan import Solver
+from hogbench.exact.memory import best_response as best_response_on_memory_rows
+from hogbench.exact.plan import BestResponse, Solver
 from hogbench.exact.policies import constant_policy, no_policy, state_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
@@ -314,6 +316,24 @@ def solve(
         _leave_loops(rules, policy, v_me, v_opp, against)
     keep = memo if e.n_keys and not m.cyclic else None
     return Solution(policy, v_me, v_opp, m.start, against, memo=keep)
+
+
+def best_response(rules: RuleSet, table: np.ndarray) -> SeatValues:
+    """The best response's chances against the decision table TABLE, moving first and second
+    (``first``, ``second``; no per-state values): the same figures as ``solve(rules, table)``,
+    found the way ``plan.choose_best_response`` picks (on memory rows where the model has
+    memories, some 20 times less CPU on hog-fa19)."""
+    m = rules.fit(table)
+    e = engine(m)
+    if plan.choose_best_response(e) is BestResponse.MEMORY_ROWS:
+        with e.lock:
+            first, second = best_response_on_memory_rows(
+                m, e.memory_rows, np.ascontiguousarray(table, dtype=np.int64).reshape(-1),
+                e.memory_best_values,
+            )  # fmt: skip
+        return SeatValues(first=float(first), second=float(second), v_a=None, v_b=None)
+    solved = solve(rules, table)
+    return SeatValues(first=solved.first, second=solved.second, v_a=None, v_b=None)
 
 
 def _leave_loops(
