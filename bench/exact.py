@@ -19,13 +19,16 @@ of bench/tournament.py's generated hog-su21 strategies, the CPU time of the whol
 pair (medians), against the same pairs one at a time (``exact.evaluate``), values compared to
 1e-12; the target is 0.11 ms a pair-core.
 
+Then a best response's two figures against random hog-fa19 tables (a tournament's regret):
+on memory rows (``exact.best_response``) against ``exact.solve``, CPU time, medians.
+
 Then ``solve`` for every Hog rule set: the backward induction alone, and the whole command's
 work (projection to a score-only strategy where the state holds more, exact evaluations). The
 induction of hog-su20 with Feral Hogs uses numba's threads (NUMBA_NUM_THREADS, by default one
 per core); everything else runs on one core.
 
     python bench/exact.py [--repeat 25] [--reference-repeat 5] [--raw-previous] [--no-pin]
-                          [--grid-tables 16]
+                          [--grid-tables 16] [--best-response-tables 5]
 """
 
 from __future__ import annotations
@@ -230,6 +233,36 @@ def bench_grid(n: int, repeat: int) -> None:
     )
 
 
+def bench_best_response(n: int) -> None:
+    """A best response's two figures against N random hog-fa19 tables (what a tournament's
+    regret reads): ``exact.best_response`` on memory rows against ``exact.solve``, CPU time of
+    the whole process (the solve uses numba's threads), figures compared to 1e-12."""
+    import numpy as np
+
+    rules = get_rules("hog-fa19")
+    rng = np.random.default_rng(2019)
+    area = int(np.prod(rules.obs_shape))
+    tables = [rng.integers(0, 11, area) for _ in range(n)]
+    exact.best_response(rules, tables[0])  # builds the memory rows, loads compiled code
+    exact.solve(rules, tables[0])
+    old, new = [], []
+    for table in tables:  # side by side, table by table
+        start = time.process_time()
+        solved = exact.solve(rules, table)
+        old.append(time.process_time() - start)
+        start = time.process_time()
+        values = exact.best_response(rules, table)
+        new.append(time.process_time() - start)
+        assert abs(values.first - solved.first) < 1e-12, (values.first, solved.first)
+        assert abs(values.second - solved.second) < 1e-12, (values.second, solved.second)
+    solve_cpu, rows_cpu = statistics.median(old), statistics.median(new)
+    print(
+        f"  {n} random tables: exact.solve {fmt(solve_cpu)} | memory rows {fmt(rows_cpu)}"
+        f" (CPU time, medians; figures equal to 1e-12) | best response ratio"
+        f" {solve_cpu / rows_cpu:,.1f}x"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=25, help="runs of hogbench per figure")
@@ -243,6 +276,9 @@ def main() -> None:
         help="also time the su20 reference with previous points as scored (slow)",
     )
     parser.add_argument("--grid-tables", type=int, default=16, help="tables a side of the grid")
+    parser.add_argument(
+        "--best-response-tables", type=int, default=5, help="hog-fa19 tables for best responses"
+    )
     args = parser.parse_args()
     print(
         f"python {sys.version.split()[0]}; times are wall clock, medians; reference and hogbench"
@@ -275,6 +311,9 @@ def main() -> None:
 
     if pin:
         os.sched_setaffinity(0, all_cpus)  # the hog-su20 induction uses every core
+    print("\nhog-fa19: a best response's two figures (a tournament's regret)")
+    bench_best_response(args.best_response_tables)
+
     print("\nsolve (optimal play, both players): backward induction | the whole command's work")
     for name, options in (
         ("hog-su21", {}),

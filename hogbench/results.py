@@ -24,7 +24,7 @@ from hogbench.stats import ABOVE, BELOW, UNDECIDED
 from hogbench.tournament.round_robin import TournamentResult
 from hogbench.tournament.store import PairResult
 
-#: Seconds spent at most on best responses (one exact solve per opponent table) for regret;
+#: Seconds spent at most on best responses (one per opponent table) for regret;
 #: opponents past it go without, and the report says so.
 BEST_RESPONSE_SECONDS = 60.0
 #: Digits kept in results.json: exact rates to 1e-9, Monte Carlo ones to 1e-4 (well below their

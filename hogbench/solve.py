@@ -441,8 +441,9 @@ def best_response_rates(
     that is a decision table (NaN for the others, and for None), within BUDGET seconds; and a
     note saying what these numbers are, or why some are missing.
 
-    The best response to a table is found by ``exact.solve`` (a few milliseconds for Hog, a
-    few seconds for a model with hidden state such as Fall 2019's); live strategies have none.
+    The best response to a table is found by ``exact.best_response`` (a few milliseconds for
+    Hog; on memory rows, some 50 ms, for a model with a memory of the last turn such as Fall
+    2019's); live strategies have none.
     KNOWN, if given, holds the rates already solved (a tournament solves them in its worker
     processes, ``best_response_batch``), by entrant key: then nothing is solved here, and a
     table KNOWN lacks (or holds None for) went without one. PROGRESS, if given (``start``,
@@ -457,7 +458,7 @@ def best_response_rates(
         return best, "not computed: no entrant here is a decision table at hand"
     deadline = time.time() + budget
     late = 0
-    if progress is not None and known is None:  # the phase named: a Fall 2019 table takes s
+    if progress is not None and known is None:  # the phase named: it may take seconds
         progress.start("best responses (for regret)", sum(wanted))
     try:
         for p, entrant in enumerate(entrants):
@@ -510,13 +511,18 @@ def best_response_rate(
 ) -> float | None:
     """The best response's average win rate against the table CHOICES: remembered, read from
     the cache, or solved (unless SOLVE is False) if DEADLINE (``time.time()``) has not passed;
-    None otherwise, or where the solver cannot do the rule set."""
+    None otherwise, or where the solver cannot do the rule set. Solved by
+    ``exact.best_response``: the figures of ``exact.solve``, on memory rows where the model
+    has memories."""
     from hogbench.cache import load_arrays, save_arrays, table_entry
     from hogbench.players import engine_table
 
     table = engine_table(choices)
     path = table_entry(
-        "best-response", rules.identity, table, made_by=(__name__, "hogbench.exact.solving")
+        "best-response",
+        rules.identity,
+        table,
+        made_by=(__name__, "hogbench.exact.solving", "hogbench.exact.memory"),
     )
     key = (rules.identity, path.stem)
     rate = _BEST_RESPONSE_RATES.get(key)
@@ -527,10 +533,10 @@ def best_response_rate(
             if not solve or (deadline is not None and time.time() > deadline):
                 return None
             try:
-                solved = exact.solve(rules, table)
+                solved = exact.best_response(rules, table)
             except Exception:  # a rule set the solver cannot do: that entrant goes without
                 return None
-            rate = (solved.first + solved.second) / 2
+            rate = solved.average
             save_arrays(path, rate=np.float64(rate))
         _BEST_RESPONSE_RATES[key] = rate
     return rate

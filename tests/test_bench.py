@@ -70,10 +70,13 @@ RUNS = {
         [(rf"ratio of games, fixed / until decided: {NUMBER}x", 1.5, None, "games saved")],
     ),
     "exact": (
-        ["--repeat", "1", "--reference-repeat", "1", "--grid-tables", "8"],
+        ["--repeat", "1", "--reference-repeat", "1", "--grid-tables", "8"]
+        + ["--best-response-tables", "2"],
         [
             (rf"median of \d+\) \| ratio {NUMBER}x", 20, None, "a pair against the recursion"),
             (rf"one pair at a time [\d.]+ ms \| ratio {NUMBER}x", 1.5, None, "grid against pairs"),
+            # about 20 on a quiet machine: the floor catches a fall back to exact.solve
+            (rf"best response ratio {NUMBER}x", 4, None, "memory rows against exact.solve"),
         ],
     ),
     "ties": (
