@@ -210,6 +210,20 @@ def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_c
     return choice, both, held, count
 
 
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _row_vector(r, row_ptr, row_code, probs, to_bits, place_mask, values, acc):
+    """ACC = the sum over row R's continuing outcomes of p times the vector of VALUES (as long
+    as ACC) that starts at the outcome's place times that length."""
+    memories = len(acc)
+    acc[:] = 0.0
+    for j in range(row_ptr[r], row_ptr[r + 1]):
+        code = row_code[j]
+        p = probs[code >> to_bits]
+        at = (code & place_mask) * memories
+        for m in range(memories):
+            acc[m] += p * values[at + m]
+
+
 @kernel(
     types.UniTuple(types.float64, 2)(
         MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, types.int64, types.int64, F8,
@@ -407,6 +421,20 @@ def scratch_size(model: GameModel) -> int:
     return 4 * model.memories * layout(model.n_states // model.memories**2, model.memories).stride
 
 
+@njit(cache=True, fastmath=_FAST, inline="always")
+def _row_vector(r, row_ptr, row_code, probs, to_bits, place_mask, values, acc):
+    """ACC = the sum over row R's continuing outcomes of p times the vector of VALUES (as long
+    as ACC) that starts at the outcome's place times that length."""
+    memories = len(acc)
+    acc[:] = 0.0
+    for j in range(row_ptr[r], row_ptr[r + 1]):
+        code = row_code[j]
+        p = probs[code >> to_bits]
+        at = (code & place_mask) * memories
+        for m in range(memories):
+            acc[m] += p * values[at + m]
+
+
 @kernel(
     types.UniTuple(types.float64, 2)(
         MEMORY_ROWS, I8, types.int64, types.int64, types.int64, types.int64, F8, F8
@@ -444,13 +472,7 @@ def _best_response(rows, tab_b, start, c0, stride, to_bits, u, v):
         t = tab_b[x] - c0
         for k in range(2 if near_ptr[t + 1] > near_ptr[t] else 1):
             r = (t * area + i) * 2 + k
-            acc[:] = 0.0
-            for j in range(row_ptr[r], row_ptr[r + 1]):
-                code = row_code[j]
-                p = probs[code >> to_bits]
-                at = (code & place_mask) * memories
-                for a in range(memories):
-                    acc[a] += p * v[at + a]
+            _row_vector(r, row_ptr, row_code, probs, to_bits, place_mask, v, acc)
             for a in range(memories):
                 b_values[k * memories + a] = row_const[r] - acc[a]
         for a in range(memories):
@@ -461,13 +483,7 @@ def _best_response(rows, tab_b, start, c0, stride, to_bits, u, v):
         for ci in range(n_choices):
             for k in range(2 if near_ptr[ci + 1] > near_ptr[ci] else 1):
                 r = (ci * area + i) * 2 + k
-                acc[:] = 0.0
-                for j in range(row_ptr[r], row_ptr[r + 1]):
-                    code = row_code[j]
-                    p = probs[code >> to_bits]
-                    at = (code & place_mask) * memories
-                    for b in range(memories):
-                        acc[b] += p * u[at + b]
+                _row_vector(r, row_ptr, row_code, probs, to_bits, place_mask, u, acc)
                 at = (ci * 2 + k) * memories
                 for b in range(memories):
                     a_rows[at + b] = row_const[r] - acc[b]
