@@ -251,17 +251,17 @@ def test_a_best_response_is_solved_once_per_distinct_table(monkeypatch, tmp_path
         load_entrant(spec, rules) for spec in ("always_roll:4", "always_roll:4", "always_roll:6")
     ]
     solves = []
-    real = exact.solve
+    real = exact.best_response
 
     def counted(rules, table, *args, **kwargs):
         solves.append(tuple(table[:3]))
         return real(rules, table, *args, **kwargs)
 
-    monkeypatch.setattr(exact, "solve", counted)
+    monkeypatch.setattr(exact, "best_response", counted)
     monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})
     best, _ = sv.best_response_rates(rules, [*entrants, None], budget=60)
     assert len(solves) == 2 and best[0] == best[1] and np.isnan(best[3])
-    solved = real(rules, entrants[2].table.choices)
+    solved = exact.solve(rules, entrants[2].table.choices)
     assert best[2] == pytest.approx((solved.first + solved.second) / 2, abs=1e-15)
     monkeypatch.setattr(sv, "_BEST_RESPONSE_RATES", {})  # a new process: the cache answers
     told = []
