@@ -206,40 +206,30 @@ def best_response_by_recursion(name: str, goal: int, table: np.ndarray) -> tuple
             theirs, again = (state[3], *rest) if len(rest) == 1 else rest
             yield new, opponent, mine, theirs, again, p
 
-    @functools.cache
-    def best(state):
-        """The solver's chance to win, to move at STATE (scores and memories, mover's first)."""
-        values = []
-        for n in choices:
-            total = 0.0
-            for new, opponent, mine, theirs, again, p in outcomes(state, n):
-                if new >= goal:
-                    total += p
-                elif opponent >= goal:
-                    continue
-                elif again:
-                    total += p * best((new, opponent, mine, theirs))
-                else:
-                    total += p * (1.0 - table_player((opponent, new, theirs, mine)))
-            values.append(total)
-        return max(values)
-
-    @functools.cache
-    def table_player(state):
-        """The table's chance to win, to move at STATE."""
+    def chance(state, n, mover, other):
+        """The mover's chance to win rolling N at STATE, MOVER and OTHER giving each player's
+        chance to win with it to move."""
         total = 0.0
-        for new, opponent, mine, theirs, again, p in outcomes(
-            state, int(table[state[0] * goal + state[1]])
-        ):
+        for new, opponent, mine, theirs, again, p in outcomes(state, n):
             if new >= goal:
                 total += p
             elif opponent >= goal:
                 continue
             elif again:
-                total += p * table_player((new, opponent, mine, theirs))
+                total += p * mover((new, opponent, mine, theirs))
             else:
-                total += p * (1.0 - best((opponent, new, theirs, mine)))
+                total += p * (1.0 - other((opponent, new, theirs, mine)))
         return total
+
+    @functools.cache
+    def best(state):
+        """The solver's chance to win, to move at STATE (scores and memories, mover's first)."""
+        return max(chance(state, n, best, table_player) for n in choices)
+
+    @functools.cache
+    def table_player(state):
+        """The table's chance to win, to move at STATE."""
+        return chance(state, int(table[state[0] * goal + state[1]]), table_player, best)
 
     return best((0, 0, 0, 0)), 1.0 - table_player((0, 0, 0, 0))
 

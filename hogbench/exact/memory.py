@@ -210,20 +210,6 @@ def _prepare(classes, near_ptr, near_mem, tab_a, tab_b, c0, start_memories, by_c
     return choice, both, held, count
 
 
-@njit(cache=True, fastmath=_FAST, inline="always")
-def _row_vector(r, row_ptr, row_code, probs, to_bits, place_mask, values, acc):
-    """ACC = the sum over row R's continuing outcomes of p times the vector of VALUES (as long
-    as ACC) that starts at the outcome's place times that length."""
-    memories = len(acc)
-    acc[:] = 0.0
-    for j in range(row_ptr[r], row_ptr[r + 1]):
-        code = row_code[j]
-        p = probs[code >> to_bits]
-        at = (code & place_mask) * memories
-        for m in range(memories):
-            acc[m] += p * values[at + m]
-
-
 @kernel(
     types.UniTuple(types.float64, 2)(
         MEMORY_ROWS, I8, I8, types.int64, types.int64, types.boolean, types.int64, types.int64, F8,
