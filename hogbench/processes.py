@@ -1,4 +1,5 @@
-"""Worker processes that do not outlive hogbench, and hand back the memory they free.
+"""Worker processes that do not outlive hogbench, and hand back the memory they free; and the
+cycle collector paused where hogbench makes objects by the hundred thousand.
 
 joblib's worker processes run batches of pairs. When hogbench is killed (kill -9, a closed
 terminal), nothing tells them; they used to go on for minutes. Each asks the kernel, once, to
@@ -8,10 +9,13 @@ be killed with the process that started it.
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 @functools.cache
@@ -82,3 +86,18 @@ def return_freed_memory() -> None:
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for a block that makes objects by the hundred thousand and
+    no reference cycles (a class's pair results, their records): each collection walks every
+    object made so far, 2.7 s of a 1000-entrant report. Reference counting frees what it frees
+    as before; the collector then runs as it was set."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

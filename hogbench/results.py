@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 import platform
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from hogbench import stats
 from hogbench.names import login_anchor
 from hogbench.pairs import decision_z
+from hogbench.processes import collector_paused
 from hogbench.stats import ABOVE, BELOW, UNDECIDED
 from hogbench.tournament.round_robin import TournamentResult
 from hogbench.tournament.store import PairResult
@@ -95,15 +96,14 @@ class DisqualifiedRecord:
         return [m.login for m in self.students]
 
 
-@dataclass(frozen=True)
-class PairRecord:
+class PairRecord(NamedTuple):
     """A played pair once, from the side of A (ranked above B); positions in the standings.
 
     ``wins``, ``losses`` and ``ties`` are games for a Monte Carlo pair, and probabilities for an
     exact one, averaged over both seatings: a tie is an end on equal scores (Greed, Big Pig) or
     a game that never ends (hog-sp22), which the rate counts half (None only for a pair kept
     without its ties). ``games`` is the games played (None when exact), ``cap`` the most it
-    could have played."""
+    could have played. A named tuple: a 1000-entrant report makes 499,500 of them."""
 
     a: int
     b: int
@@ -310,6 +310,7 @@ def file_notes(result: TournamentResult, index: int) -> list[str]:
     return notes
 
 
+@collector_paused()
 def build(
     result: TournamentResult, budget: float = BEST_RESPONSE_SECONDS, progress: Any = None
 ) -> Report:
@@ -328,32 +329,36 @@ def build(
     undecided = np.zeros((n, n), bool)
     low, high = np.full((n, n), np.nan), np.full((n, n), np.nan)
     wins, losses, ties = (np.full((n, n), np.nan) for _ in range(3))
-    decisions: dict[tuple[int, int], str] = {}
     tie_free = not can_tie(t.rules)
-    for (i, j), r in result.results.items():
-        p, q = position[i], position[j]
-        exact[p, q] = r.exact
-        if r.exact:
-            rates[p, q] = r.win_rate
-            decided = ABOVE if r.win_rate > t.threshold else BELOW
-            scored[p, q] = decided == ABOVE
-            split = r.split
-            if split is not None:  # the rules' ties, split from wins
-                wins[p, q], losses[p, q], ties[p, q] = split
-            elif tie_free:
-                wins[p, q], losses[p, q], ties[p, q] = r.win_rate, 1 - r.win_rate, 0.0
-        else:
+    cells = Cells(rates, scored, exact, wins, losses, ties)
+    exact_pairs, mc_pairs = [], []
+    for (i, j), r in result.results.once():
+        (exact_pairs if r.exact else mc_pairs).append((i, j, r))
+    if exact_pairs:
+        at = np.array([(position[i], position[j]) for i, j, _ in exact_pairs], dtype=np.intp)
+        first = np.array([r.first for _, _, r in exact_pairs])
+        second = np.array([r.second for _, _, r in exact_pairs])
+        tied = np.array([r.ties or (np.nan, np.nan) for _, _, r in exact_pairs], dtype=float)
+        cells.fill_exact(at[:, 0], at[:, 1], first, second, tied, t.threshold, tie_free)
+        # B's side, as PairResult.flipped sees it: B first is A second
+        cells.fill_exact(
+            at[:, 1], at[:, 0], 1.0 - second, 1.0 - first, tied[:, ::-1], t.threshold, tie_free
+        )
+    decisions: dict[tuple[int, int], str] = {}  # Monte Carlo pairs' (exact: scored or not)
+    for i, j, r in mc_pairs:
+        for (a, b), seen in (((i, j), r), ((j, i), r.flipped())):
+            p, q = position[a], position[b]
             # The paired estimate once per cell: at 300 entrants there are 89,700 of them.
-            estimate = r.paired
+            estimate = seen.paired
             rates[p, q] = estimate.win_rate
             low[p, q], high[p, q] = estimate.interval()
-            decided = r.decision(t.threshold, decision_z(r.key.games))
+            decided = seen.decision(t.threshold, decision_z(seen.key.games))
             undecided[p, q] = decided == UNDECIDED
             scored[p, q] = rates[p, q] > t.threshold and (
                 decided == ABOVE or (decided == UNDECIDED and t.score_undecided)
             )
-            wins[p, q], losses[p, q], ties[p, q] = r.totals
-        decisions[p, q] = decided
+            wins[p, q], losses[p, q], ties[p, q] = seen.totals
+            decisions[p, q] = decided
     entrants_in_order = [result.active[i].entrant for i in order]
     needed = [e if exact[:, p].any() else None for p, e in enumerate(entrants_in_order)]
     if budget > 0 and exact.any():
@@ -449,25 +454,121 @@ def build(
                 notes=file_notes(result, s.index),
             )
         )
-    for p in range(n):
-        for q in range(p + 1, n):
-            r = result.results.get((order[p], order[q]))
-            if r is not None:
-                report.pairs.append(_pair(report, p, q, r, decisions[p, q]))
+    if exact_pairs:
+        report.pairs += _exact_pairs(report, at, first, second)
+    for i, j, _ in mc_pairs:
+        p, q = sorted((position[i], position[j]))
+        seen = result.results[order[p], order[q]]
+        report.pairs.append(_pair(report, p, q, seen, decisions[p, q]))
+    if mc_pairs:  # Monte Carlo pairs come in the order they were played
+        report.pairs.sort(key=lambda record: (record.a, record.b))
     return report
 
 
+@dataclass(frozen=True)
+class Cells:
+    """The matrices a report fills pair by pair, [p, q] from p's side (see Report)."""
+
+    rates: np.ndarray
+    scored: np.ndarray
+    exact: np.ndarray
+    wins: np.ndarray
+    losses: np.ndarray
+    ties: np.ndarray
+
+    def fill_exact(
+        self,
+        p: np.ndarray,
+        q: np.ndarray,
+        first: np.ndarray,
+        second: np.ndarray,
+        tied: np.ndarray,
+        threshold: float,
+        tie_free: bool,
+    ) -> None:
+        """Cells [p, q] of exact pairs, P's rates moving FIRST and SECOND and its chances of a
+        tie (TIED, NaN where not kept), as ``PairResult.win_rate`` and ``split`` compute
+        them one pair at a time: the rate counts a tie half, the split takes it out of wins.
+        An exact pair is decided: P takes the match point when its rate is above THRESHOLD."""
+        rate = (first + second) / 2
+        self.exact[p, q] = True
+        self.rates[p, q] = rate
+        self.scored[p, q] = rate > threshold
+        tie = (tied[:, 0] + tied[:, 1]) / 2
+        win = np.maximum(0.0, rate - tie / 2)
+        split = ~np.isnan(tie)
+        # Without kept ties, a rule set whose games cannot tie has none (else: not known).
+        no_tie = np.nan if not tie_free else 0.0
+        self.wins[p, q] = np.where(split, win, rate if tie_free else np.nan)
+        self.losses[p, q] = np.where(
+            split, np.maximum(0.0, 1.0 - win - tie), 1 - rate if tie_free else np.nan
+        )
+        self.ties[p, q] = np.where(split, tie, no_tie)
+
+
+def _exact_pairs(
+    report: Report, at: np.ndarray, first: np.ndarray, second: np.ndarray
+) -> list[PairRecord]:
+    """The records of the exact pairs at AT (positions of A and B, A's rates FIRST and
+    SECOND), each from the side of the one ranked above, in standings order (as ``_pair``
+    makes them one at a time, 499,500 of them at 1000 entrants)."""
+    swap = at[:, 0] > at[:, 1]
+    p, q = np.where(swap, at[:, 1], at[:, 0]), np.where(swap, at[:, 0], at[:, 1])
+    upper_first = np.where(swap, 1.0 - second, first)
+    upper_second = np.where(swap, 1.0 - first, second)
+    order = np.lexsort((q, p))
+    p, q, upper_first, upper_second = p[order], q[order], upper_first[order], upper_second[order]
+    scored = report.scored[p, q]
+    point = np.where(scored, "a", np.where(report.scored[q, p], "b", ""))
+    rate = report.rates[p, q]
+    counts = (
+        np.where(np.isnan(m[p, q]), None, m[p, q])
+        for m in (report.wins, report.losses, report.ties)
+    )
+    columns = zip(
+        p.tolist(),
+        q.tolist(),
+        rate.tolist(),
+        upper_first.tolist(),
+        upper_second.tolist(),
+        scored.tolist(),
+        point.tolist(),
+        *(c.tolist() for c in counts),
+        strict=True,
+    )
+    return [
+        PairRecord(
+            a,
+            b,
+            "exact",
+            r,
+            f,
+            s,
+            None,
+            None,
+            ABOVE if up else BELOW,
+            pt or None,
+            w,
+            lo,
+            t,
+            None,
+            None,
+            elo(r),
+            None,
+            None,
+            0.5 if r == 0.5 else float(r > 0.5),
+            None,
+        )  # fmt: skip
+        for a, b, r, f, s, up, pt, w, lo, t in columns
+    ]
+
+
 def _pair(report: Report, p: int, q: int, r: PairResult, decision: str) -> PairRecord:
+    """The record of a Monte Carlo pair, from the side of P (ranked above Q)."""
     rate = float(report.rates[p, q])
     point = "a" if report.scored[p, q] else "b" if report.scored[q, p] else None
     counts = [report.wins[p, q], report.losses[p, q], report.ties[p, q]]
     w, lo, t = (None if math.isnan(x) else x for x in counts)
-    if r.exact:
-        los = 0.5 if rate == 0.5 else float(rate > 0.5)
-        return PairRecord(
-            p, q, r.key.mode, rate, r.first, r.second, None, None, decision, point,
-            w, lo, t, None, None, elo(rate), None, None, los, None,
-        )  # fmt: skip
     estimate = r.paired
     low, high = float(report.low[p, q]), float(report.high[p, q])
     seats = r.seat_counts()

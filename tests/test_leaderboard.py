@@ -72,8 +72,8 @@ def synthetic(n: int, mode: str = "exact", seed: int = 1, names: list[str] | Non
                 joint = rng.multinomial(pairs, np.outer(one / one.sum(), two / two.sum()).ravel())
                 key = PairKey(rules.key, f"k{i}", f"k{j}", "mc", seed, games)
                 r = PairResult(key, 0.0, 0.0, tuple(int(c) for c in joint))
-            results[i, j], results[j, i] = r, r.flipped()
-            for a, b, x in ((i, j, results[i, j]), (j, i, results[j, i])):
+            results[i, j] = r
+            for a, b, x in ((i, j, r), (j, i, r.flipped())):
                 rates[a, b] = x.win_rate
                 if not x.exact:
                     errors[a, b] = x.paired.standard_error
@@ -86,11 +86,11 @@ def synthetic(n: int, mode: str = "exact", seed: int = 1, names: list[str] | Non
         tournament=t,
         slots=[*slots, banned],
         active=slots,
-        results=results,
+        results=tm.PairResults(results),
         standings=table,
         rates=rates,
         failures=[BAD_FAILURE],
-        computed=len(results) // 2,
+        computed=len(results),
         stored=0,
         seconds=0.0,
     )

@@ -570,3 +570,69 @@ def test_the_monte_carlo_table_fits_the_terminal(mixed):
         assert tables and max(len(line) for line in tables) <= width
         assert "Monte Carlo pairs" in text
     assert "games played and intervals in pairs.csv" in _terminal_text(report, 80)
+
+
+def _hand_result(rng: np.random.Generator, n: int, ties: bool) -> tm.TournamentResult:
+    """A finished exact round robin of N made-up entrants, each pair kept from the side of a
+    random one of its two, with tie chances where TIES (as Greed's are)."""
+    rules = get_rules("greed" if ties else "hog-su21")
+    t = tm.Tournament("hand", rules, [])
+    slots = [tm.Slot(f"s{k}", f"Entrant {k}") for k in range(n)]
+    once = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = (i, j) if rng.random() < 0.5 else (j, i)
+            first, second = rng.uniform(0.05, 0.95, 2)
+            tied = tuple(rng.uniform(0, 0.05, 2)) if ties else None
+            key = tm.PairKey(rules.key, f"k{a}", f"k{b}", "exact", 0, 0)
+            once[a, b] = tm.PairResult(key, float(first), float(second), ties=tied)
+    results = tm.PairResults(once)
+    rates = np.full((n, n), np.nan)
+    for (i, j), r in results.items():
+        rates[i, j] = r.win_rate
+    from hogbench.standings import standings
+
+    return tm.TournamentResult(
+        tournament=t,
+        slots=slots,
+        active=slots,
+        results=results,
+        standings=standings([s.name for s in slots], rates, t.threshold),
+        rates=rates,
+        failures=[],
+        computed=len(once),
+        stored=0,
+        seconds=0.0,
+    )
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_exact_pairs_are_reported_as_each_pair_says_one_at_a_time(ties):
+    """The report fills its matrices and records of exact pairs all at once; each cell and
+    record must be what the pair's own result says, seen from either side (PairResult's
+    win_rate, split and flipped, one pair at a time), to the last bit."""
+    result = _hand_result(np.random.default_rng(7), 9, ties)
+    report = results.build(result, budget=0)
+    order = [s.index for s in result.standings]
+    records = {(r.a, r.b): r for r in report.pairs}
+    assert list(records) == sorted(records) and len(records) == 9 * 8 // 2
+    for p, i in enumerate(order):
+        for q, j in enumerate(order):
+            if p == q:
+                continue
+            seen = result.results[i, j]  # from i's side, flipped if kept from j's
+            assert report.rates[p, q] == seen.win_rate
+            assert report.scored[p, q] == (seen.win_rate > result.tournament.threshold)
+            split = seen.split or (seen.win_rate, 1 - seen.win_rate, 0.0)
+            cells = (report.wins[p, q], report.losses[p, q], report.ties[p, q])
+            assert cells == split
+            if p < q:
+                record = records[p, q]
+                assert (record.first, record.second, record.win_rate) == (
+                    seen.first,
+                    seen.second,
+                    seen.win_rate,
+                )
+                assert (record.wins, record.losses, record.ties) == split
+                assert record.decision == ("above" if seen.win_rate > 0.500001 else "below")
+                assert record.elo == results.elo(seen.win_rate)

@@ -30,7 +30,7 @@ __all__, __getattr__ = lazy_names(
             "pair_key", "pair_seed",
         ),
         "match": ("PlaySettings", "Played", "StopRule", "play_batch", "play_pairs"),
-        "round_robin": ("TournamentResult", "run"),
+        "round_robin": ("PairResults", "TournamentResult", "run"),
         "gauntlets": ("GauntletRow", "gauntlet"),
         "store": ("PairKey", "PairResult", "Store"),
     },

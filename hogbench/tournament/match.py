@@ -36,7 +36,7 @@ from hogbench.tournament.schedule import (
     pair_mode,
     pair_seed,
 )
-from hogbench.tournament.store import PairKey, PairResult, Store, key_sprt
+from hogbench.tournament.store import PairKey, PairResult, PairResults, Store, key_sprt
 
 #: About what starting local worker processes costs (imports, compiled code, the model).
 WORKER_START_SECONDS = 3.0
@@ -272,9 +272,9 @@ def _portable(entrant: Entrant) -> Entrant:
 
 @dataclass
 class Played:
-    """Results of the pairs asked for, each from the first entrant's side."""
+    """Results of the pairs asked for, each seen from either side (``PairResults``)."""
 
-    results: dict[tuple[int, int], PairResult] = field(default_factory=dict)
+    results: PairResults = field(default_factory=PairResults)
     failures: dict[tuple[int, int], PairFailure] = field(default_factory=dict)
     computed: int = 0  # pairs computed in this run
     stored: int = 0  # pairs found in the store
@@ -360,13 +360,14 @@ def play_pairs(
         if progress is not None and missing:
             progress.stop()
     played.seconds = time.perf_counter() - start
+    once = {}
     for (i, j), key in keys.items():
         result = found.get(key)
-        if result is not None:
-            swap = names[i] != key.a
-            played.results[i, j] = result.flipped() if swap else result
+        if result is not None:  # kept as stored, from the side of the smaller key
+            once[(j, i) if names[i] != key.a else (i, j)] = result
         elif key in failed:
             played.failures[i, j] = failed[key]
+    played.results = PairResults(once)
     return played
 
 

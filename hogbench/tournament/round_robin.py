@@ -12,6 +12,7 @@ from hogbench import sandbox
 from hogbench.discovery import Entry
 from hogbench.errors import UsageError
 from hogbench.pairs import decision_z
+from hogbench.processes import collector_paused
 from hogbench.standings import Standing, standings
 from hogbench.stats import UNDECIDED
 from hogbench.tournament.config import (
@@ -29,7 +30,7 @@ from hogbench.tournament.match import (
     solve_best_responses,
 )
 from hogbench.tournament.schedule import round_robin_pairs
-from hogbench.tournament.store import PairResult, Store
+from hogbench.tournament.store import PairResults, Store
 
 
 @dataclass
@@ -39,7 +40,7 @@ class TournamentResult:
     tournament: Tournament
     slots: list[Slot]  # every entrant, in source order
     active: list[Slot]  # those in the standings (loaded and not disqualified in play)
-    results: dict[tuple[int, int], PairResult]  # (i, j) into active, from i's side, i != j
+    results: PairResults  # [i, j] into active, from i's side, i != j
     standings: list[Standing]
     rates: np.ndarray  # rates[i, j]: active i's win rate against active j
     failures: list[str]  # pairs that could not be played, as messages
@@ -59,12 +60,14 @@ class TournamentResult:
     def modes(self, i: int) -> tuple[int, int]:
         """How many of active entrant i's pairs were exact, and how many Monte Carlo."""
         if not self._modes:
-            for (a, _), r in self.results.items():
-                exact_pairs, mc_pairs = self._modes.get(a, (0, 0))
-                self._modes[a] = (exact_pairs + r.exact, mc_pairs + (not r.exact))
+            for pair, r in self.results.once():
+                for a in pair:
+                    exact_pairs, mc_pairs = self._modes.get(a, (0, 0))
+                    self._modes[a] = (exact_pairs + r.exact, mc_pairs + (not r.exact))
         return self._modes.get(i, (0, 0))
 
 
+@collector_paused()
 def run(
     tournament: Tournament,
     jobs: int = 1,
@@ -122,16 +125,18 @@ def run(
                 slot.disqualified = slot.disqualified or failure.message
     keep = [k for k, s in enumerate(active) if s.disqualified is None]
     renumber = {old: new for new, old in enumerate(keep)}
-    results: dict[tuple[int, int], PairResult] = {}
-    for (i, j), r in played.results.items():
-        if i in renumber and j in renumber:
-            results[renumber[i], renumber[j]] = r
-            results[renumber[j], renumber[i]] = r.flipped()
+    results = PairResults(
+        {
+            (renumber[i], renumber[j]): r
+            for (i, j), r in played.results.once()
+            if i in renumber and j in renumber
+        }
+    )
     active = [active[k] for k in keep]
     best, solving = None, 0.0
     if best_response_seconds > 0:
         solving = time.perf_counter()
-        exact_pairs = {i for (i, _), r in results.items() if r.exact}
+        exact_pairs = {i for pair, r in results.once() if r.exact for i in pair}
         tables = [active[i].entrant for i in sorted(exact_pairs)]
         best = solve_best_responses(
             t.rules,
@@ -146,11 +151,14 @@ def run(
     rates = np.full((n, n), np.nan)
     errors = np.zeros((n, n))
     undecided = np.zeros((n, n), dtype=bool)
-    for (i, j), r in results.items():
-        rates[i, j] = r.win_rate
-        if not r.exact:
-            errors[i, j] = r.paired.standard_error
-            undecided[i, j] = r.decision(t.threshold, decision_z(r.key.games)) == UNDECIDED
+    for (i, j), r in results.once():
+        if r.exact:  # B's side computed as PairResult.flipped does: B first is A second
+            rates[i, j], rates[j, i] = r.win_rate, ((1.0 - r.second) + (1.0 - r.first)) / 2
+            continue
+        for a, b, seen in ((i, j, r), (j, i, r.flipped())):
+            rates[a, b] = seen.win_rate
+            errors[a, b] = seen.paired.standard_error
+            undecided[a, b] = seen.decision(t.threshold, decision_z(r.key.games)) == UNDECIDED
     return TournamentResult(
         tournament=t,
         slots=slots,

@@ -68,7 +68,7 @@ def pair_key(
     Exact results depend on neither seed nor games, so exact pairs are keyed without them. A
     Monte Carlo pair stopped by an SPRT is its own result: its mode names the test.
     """
-    ka, kb = sorted((a, b))
+    ka, kb = (a, b) if a <= b else (b, a)
     if exact_pair:
         return PairKey(rules, ka, kb, "exact", 0, 0)
     return PairKey(rules, ka, kb, sprt_mode(sprt) if sprt else "mc", seed, games)

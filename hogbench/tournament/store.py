@@ -13,9 +13,10 @@ point keeps every batch it committed and loses at most the batches in flight.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import ItemsView, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,9 +44,11 @@ CREATE TABLE IF NOT EXISTS pairs (
 COLUMNS = "a, b, mode, seed, games, first, second, counts, seconds, ties"
 
 
-@dataclass(frozen=True)
-class PairKey:
-    """What a pair's result depends on. Exact pairs use seed 0 and games 0."""
+class PairKey(NamedTuple):
+    """What a pair's result depends on. Exact pairs use seed 0 and games 0.
+
+    A named tuple, hashed and compared in C: a 1000-entrant round robin looks up half a
+    million of them in sets and dicts."""
 
     rules: str
     a: str
@@ -164,18 +167,17 @@ class PairResult:
     def flipped(self) -> PairResult:
         """The same pair seen from B: B first is A second, and wins are losses."""
         k = self.key
-        counts = None
-        if self.counts is not None:
+        counts, mode = None, k.mode
+        if self.counts is not None:  # Monte Carlo: the counts turned round, the test restated
             joint = self.joint
             counts = tuple(
                 int(joint[_FROM_B[second], _FROM_B[first]])
                 for first in range(3)
                 for second in range(3)
             )
-        mode = k.mode
-        test = key_sprt(k)
-        if test is not None:  # B's win rate is 1 - A's: B's test is of 1 - P1 against 1 - P0
-            mode = sprt_mode((round(1 - test.p1, 12), round(1 - test.p0, 12)))
+            test = key_sprt(k)
+            if test is not None:  # B's win rate is 1 - A's: B's test: 1 - P1 against 1 - P0
+                mode = sprt_mode((round(1 - test.p1, 12), round(1 - test.p0, 12)))
         return PairResult(
             PairKey(k.rules, k.b, k.a, mode, k.seed, k.games),
             1.0 - self.second,
@@ -184,6 +186,40 @@ class PairResult:
             self.seconds,
             None if self.ties is None else (self.ties[1], self.ties[0]),
         )
+
+
+class PairResults(Mapping[tuple[int, int], PairResult]):
+    """Every played pair's result, from either side: ``[i, j]`` is i's view of its pair with j.
+
+    Each pair is kept once, as it was played; the other side is made when asked for
+    (``PairResult.flipped``), so a 1000-entrant round robin holds 499,500 results, not twice
+    as many. ``once`` lists each pair once, for the views that fill both sides of a matrix."""
+
+    def __init__(self, once: dict[tuple[int, int], PairResult] | None = None) -> None:
+        self._once = once or {}
+
+    def __getitem__(self, ij: tuple[int, int]) -> PairResult:
+        result = self._once.get(ij)
+        if result is not None:
+            return result
+        return self._once[ij[1], ij[0]].flipped()
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for i, j in self._once:
+            yield i, j
+            yield j, i
+
+    def __len__(self) -> int:
+        return 2 * len(self._once)
+
+    def __contains__(self, ij: object) -> bool:
+        if not (isinstance(ij, tuple) and len(ij) == 2):
+            return False
+        return ij in self._once or (ij[1], ij[0]) in self._once
+
+    def once(self) -> ItemsView[tuple[int, int], PairResult]:
+        """Each pair once, (i, j) and i's view of it."""
+        return self._once.items()
 
 
 class Store:
