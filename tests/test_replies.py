@@ -193,6 +193,34 @@ def test_a_pass_is_its_values_and_one_or_two_bytes_a_state():
     assert isinstance(decoded.codes, np.ndarray)
 
 
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@FUZZ
+@given(value=JSON_VALUES)
+def test_the_worker_writes_and_reads_json_as_the_json_module_does(value):
+    """The worker's codec (the json module's C encoder and scanner, made without importing
+    json) writes what ``json.dumps`` writes and reads it back as ``json.loads`` does."""
+    from hogbench.sandbox import worker
+
+    text = json.dumps(value)
+    assert worker._dumps(value) == text
+    back = worker._loads(text.encode() + b"\n")
+    assert json.dumps(back) == json.dumps(json.loads(text))  # NaN != NaN: compared as text
+
+
+def test_without_the_json_accelerator_the_worker_uses_the_json_module(monkeypatch):
+    from hogbench.sandbox import worker
+
+    assert worker._json_codec() != (json.dumps, json.loads)  # the accelerator, here
+    monkeypatch.setitem(sys.modules, "_json", None)  # importing it fails
+    assert worker._json_codec() == (json.dumps, json.loads)
+
+
 def peak_rss_mb(args: list[str]) -> float:
     """The peak resident memory, in MB, of a hogbench process running ARGS."""
     probe = (

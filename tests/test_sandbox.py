@@ -568,6 +568,8 @@ def test_a_pass_crosses_as_its_values_and_a_code_a_state():
         assert [(type(a), a) for a in decoded] == [(type(a), a) for a in answers]
     assert len(worker.coded(list(range(300)))[1]) == 600
     assert list(_crossed(list(range(300)))) == list(range(300))
+    many = list(range(300)) * 300  # two bytes a state, past the 65,536 codes packed at once
+    assert list(_crossed(many)) == many
     decoded = list(_crossed([1, "x" * 150, 2**70, None, 1.5, [1]]))
     assert decoded[:2] == [1, "x" * 100] and decoded[3:5] == [None, 1.5]
     assert repr(decoded[2]) == "<an int of 71 bits>" and repr(decoded[5]) == "[1]"

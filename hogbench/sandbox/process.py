@@ -10,7 +10,6 @@ import select
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,7 +21,7 @@ from typing import Any
 
 from hogbench.errors import HogbenchError
 from hogbench.names import without_host_paths
-from hogbench.sandbox.bwrap import WORKER, bwrap_args, choose
+from hogbench.sandbox.bwrap import bwrap_args, choose, worker_command
 from hogbench.sandbox.imports import COURSE_MODULES, importable, importable_paths
 from hogbench.sandbox.limits import CPU_CHECK_SECONDS, Clock, cpu_used
 from hogbench.sandbox.protocol import SMALL, Bounds, Lines, clean, format_size, parse_message
@@ -105,7 +104,8 @@ class Worker:
         self.res, res_write = os.pipe()
         fds = (cmd_read, res_write, self.positions.fileno())
         memory = request.memory_mb << 20
-        argv = [sys.executable, "-S", "-B", str(WORKER), *map(str, fds), str(memory)]
+        command, code_fds = worker_command()
+        argv = [*command, *map(str, fds), str(memory)]
         argv += [str(cpu_seconds), str(int(exe is not None))]
         self.scratch = None
         if exe is not None:
@@ -133,7 +133,7 @@ class Worker:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                pass_fds=fds,
+                pass_fds=(*fds, *code_fds),
                 cwd=folder,
                 env=env,
                 start_new_session=True,  # one process group, killed as one

@@ -1,8 +1,11 @@
 """The worker that imports one submitted strategy file and answers for it, as data.
 
-``hogbench.sandbox`` runs this file as a script (``python -S -B worker.py CMD RES POS MEM CPU
-ISOLATED``), inside the sandbox when there is one. It uses the standard library only: it starts in a tenth
-of a second, and nothing of hogbench is importable next to the submission.
+``hogbench.sandbox`` runs this file (``python -S -B worker.py CMD RES POS MEM CPU ISOLATED``),
+inside the sandbox when there is one; on Linux as code the parent compiled, with its siblings,
+into a sealed memory file (``bwrap.worker_command``): the bootstrap there leaves ``_COMPILED``,
+the siblings' code, in this module's globals. It uses the standard library only, and few of its
+modules (``import json`` alone, with the regular expressions it compiles, was a third of a
+worker's start): nothing of hogbench is importable next to the submission.
 
 The submission runs in this process and may tamper with anything here, so the parent treats
 every message as untrusted data and validates it.
@@ -34,24 +37,25 @@ In a table job the worker keeps the index of the call under way in the 8-byte fi
 
 import sys
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "_COMPILED" not in globals():
     # This script's folder leaves the path before anything else is imported: nothing beside it
-    # (nor in the submission's folder, added later) may stand in for a standard module.
+    # (nor in the submission's folder, added later) may stand in for a standard module. (The
+    # bootstrap that runs the compiled worker has taken its own first entry off already.)
     del sys.path[0]
 
-import array  # noqa: E402
+# _signal, not signal, and importlib, not importlib.util: their public faces import enum,
+# functools and contextlib, which nothing here needs.
+import _signal  # noqa: E402
 import builtins  # noqa: E402
 import ctypes  # noqa: E402
 import faulthandler  # noqa: E402
 import gc  # noqa: E402
-import importlib.util  # noqa: E402
+import importlib  # noqa: E402
 import itertools  # noqa: E402
-import json  # noqa: E402
 import mmap  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import reprlib  # noqa: E402
-import signal  # noqa: E402
 import struct  # noqa: E402
 import types  # noqa: E402
 
@@ -61,8 +65,59 @@ except ImportError:  # Windows
     resource = None  # type: ignore[assignment]
 
 _BUILTINS = dict(vars(builtins))
-# a submission may patch the json module, too
-_dumps, _loads = json.dumps, json.loads
+
+
+def _json_codec():
+    """(dumps, loads) for the protocol's JSON, taken now: a submission may patch modules.
+
+    They are the json module's own C encoder and scanner, made as ``json.dumps`` and
+    ``json.loads`` make them with their defaults (but for the check for circular references:
+    what is sent here is a tree), without ``import json``, which imports re, enum and
+    collections and compiles its regular expressions (4 ms of every worker's start). The json
+    module stands in where the C accelerator is missing or differs. ``loads`` reads only what
+    the parent sent, before or outside the submission's code: a value, then a newline.
+    """
+    try:
+        import _json
+
+        class Context:  # what json.JSONDecoder gives its scanner
+            strict = True
+            object_hook = object_pairs_hook = None
+            parse_float, parse_int = float, int
+            parse_constant = {"-Infinity": -1e999, "Infinity": 1e999, "NaN": 1e999 - 1e999}.get
+
+        def unencodable(value):
+            raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+        encoder = _json.make_encoder(
+            None, unencodable, _json.encode_basestring_ascii, None, ": ", ", ", False, False, True
+        )
+        scanner = _json.make_scanner(Context())
+        if "".join(encoder({"a": [1, 0.5, None, True, "\u00e9"]}, 0)) != (
+            '{"a": [1, 0.5, null, true, "\\u00e9"]}'
+        ) or scanner('{"a": [1, -2.5e3, false]}', 0) != ({"a": [1, -2500.0, False]}, 25):
+            raise TypeError("not the encoder and scanner this was written for")
+    except (ImportError, AttributeError, TypeError, ValueError, StopIteration):
+        import json
+
+        return json.dumps, json.loads
+
+    join = "".join
+
+    def dumps(value):
+        return join(encoder(value, 0))
+
+    def loads(line):
+        text = line.decode() if type(line) is bytes else line
+        value, end = scanner(text, 0)
+        if text[end:].strip():
+            raise ValueError(f"extra data after the JSON value at {end}")
+        return value
+
+    return dumps, loads
+
+
+_dumps, _loads = _json_codec()
 _reserve = b""  # memory given back before reporting a failure, so a MemoryError can be reported
 
 
@@ -75,12 +130,12 @@ def main(argv: list[str]) -> None:
     # Without bwrap, the file system is the user's own: Landlock refuses every change to it.
     _sibling("landlock").restrict(files=not isolated)
     _drop_capabilities()
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write raises instead of killing
+    _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)  # a refused write raises instead of killing
     faulthandler.enable()  # a crash prints the Python stack to stderr, which the parent keeps
     commands = os.fdopen(cmd_fd, "rb")
     results = os.fdopen(res_fd, "wb")
     position = memoryview(mmap.mmap(pos_fd, 8)).cast("q")
-    job = json.loads(commands.readline())
+    job = _loads(commands.readline())
 
     def send(build, *args) -> None:
         """Build a message and send it, both with the builtins as they were at start."""
@@ -126,10 +181,7 @@ def main(argv: list[str]) -> None:
             args = _loads(line)
             if type(args) is dict:  # a batch: its observation indices follow as raw int32
                 count = args["batch"]
-                indices = array.array("i")
-                indices.frombytes(commands.read(4 * count))
-                if sys.byteorder != "little":
-                    indices.byteswap()
+                indices = _int32s(commands.read(4 * count))
                 answers = []
                 add = answers.append
                 for position[0], index in enumerate(indices):
@@ -359,10 +411,17 @@ def coded(answers):
         codes.append(index)
     if len(values) <= 256:
         return values, bytes(codes)
-    wide = array.array("H", codes)
-    if sys.byteorder != "little":
-        wide.byteswap()
-    return values, wide.tobytes()
+    # In blocks: struct's arguments are a tuple, and a pass may have millions of states.
+    blocks = (codes[i : i + 65536] for i in range(0, len(codes), 65536))
+    return values, b"".join(struct.pack(f"<{len(block)}H", *block) for block in blocks)
+
+
+def _int32s(data):
+    """DATA, little-endian int32s, as a sequence of ints (read in place where that is this
+    machine's order)."""
+    if sys.byteorder == "little":
+        return memoryview(data).cast("i")
+    return struct.unpack(f"<{len(data) // 4}i", data)
 
 
 def _pristine(work):
@@ -383,13 +442,17 @@ def _pristine(work):
 
 
 def _sibling(name):
-    """The stdlib-only module NAME beside this file, loaded by path (this folder is not on the
-    path, so that nothing here can stand in for a module the submission imports)."""
-    spec = importlib.util.spec_from_file_location(
-        f"_hogbench_{name}", os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    """The stdlib-only module NAME beside this file: its code as the parent compiled it, or
+    else its source, read by path (this folder is not on the path, so that nothing here can
+    stand in for a module the submission imports)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    code = globals().get("_COMPILED", {}).get(name)
+    if code is None:
+        with open(path, "rb") as source:
+            code = compile(source.read(), path, "exec", dont_inherit=True)
+    module = types.ModuleType(f"_hogbench_{name}")
+    module.__file__ = path
+    exec(code, vars(module))
     return module
 
 
@@ -413,7 +476,7 @@ def _die_with_parent() -> None:
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+            libc.prctl(1, _signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
 
@@ -446,8 +509,9 @@ def _import(path: str, extra: list):
     stem = os.path.splitext(os.path.basename(path))[0]
     # Its own name when free, so a sibling importing it gets this module, not a second copy.
     name = stem if stem.isidentifier() and stem not in sys.modules else "__submission__"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
+    # What importlib.util's functions of these names are (importing it costs 2 ms a worker).
+    spec = importlib._bootstrap_external.spec_from_file_location(name, path)
+    module = importlib._bootstrap.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
