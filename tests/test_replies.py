@@ -167,6 +167,30 @@ def test_the_shape_check_skips_strings_and_escapes():
         protocol.json_shape(b"[0,0,0,0]", Bounds(100, items=3))
 
 
+def _shape_verdict(check, line: bytes, bounds: Bounds) -> str:
+    try:
+        check(line, bounds)
+    except Malformed as exc:
+        return str(exc)
+    return "accepted"
+
+
+@FUZZ
+@given(
+    line=st.lists(st.sampled_from([b"[", b"]", b"{", b"}", b",", b'"', b"\\", b"0", b" "]))
+    .map(b"".join)
+    .filter(lambda line: len(line) <= 512),
+    depth=st.integers(0, 6),
+    items=st.integers(0, 12),
+)
+def test_short_lines_are_checked_as_the_block_scan_checks_them(line, depth, items):
+    """Short lines (a worker's usual messages) are scanned byte by byte in plain Python; the
+    verdict is the numpy block scan's, on any mix of brackets, commas, quotes and escapes."""
+    bounds = Bounds(1 << 20, depth=depth, items=items)
+    short = _shape_verdict(protocol._short_shape, line, bounds)
+    assert short == _shape_verdict(protocol._long_shape, line, bounds)
+
+
 def test_a_line_over_its_bound_is_refused_before_it_ends():
     lines = Lines()
     lines.feed(b"7" * (PASS.size + 1))
