@@ -789,6 +789,38 @@ def test_every_solve_method_gives_the_same_optimal_values(name):
         np.testing.assert_allclose(swept.v_opp, by_rows.v_opp, rtol=0, atol=TOL)
 
 
+@pytest.mark.parametrize("name", rule_names())
+def test_every_evaluator_that_can_value_a_pair_gives_the_same_values(name):
+    """evaluate(method=...): each evaluator gives the default's values for a pair of random
+    tables (goal 15, on every rule set), or refuses in one line that says why; the one the plan
+    chooses and the sweep never refuse, and neither do the memory rows and the whole turns on
+    the models they are for."""
+    rules = get_rules(name, 15)
+    a, b = random_table(rules, 3), random_table(rules, 4)
+    default = exact.evaluate(rules, a, b)
+    e = exact.engine(rules.model)
+    took = set()
+    for method in plan.Evaluator:
+        try:
+            v = exact.evaluate(rules, a, b, method=method.name.lower())
+        except HogbenchError as exc:
+            assert f"evaluating by {method.name.lower()} " in str(exc)
+            continue
+        took.add(method)
+        assert (v.first, v.second) == pytest.approx((default.first, default.second), abs=TOL)
+    assert {plan.choose(e), plan.Evaluator.SWEEP} <= took
+    assert plan.Evaluator.GRID not in took  # one pair is not a batch
+    assert (plan.Evaluator.MEMORY_ROWS in took) == bool(e.memories)
+    assert (plan.Evaluator.TURNS in took) == bool(e.whole_turns)
+
+
+def test_an_unknown_evaluator_is_named_with_the_known_ones():
+    rules = get_rules("hog-su21", 15)
+    a = random_table(rules, 3)
+    with pytest.raises(HogbenchError, match=r"no evaluator 'fast' \(evaluators: memory_rows, "):
+        exact.evaluate(rules, a, a, method="fast")
+
+
 def test_a_solve_method_the_model_cannot_take_says_why(monkeypatch):
     """Rows that do not fit in memory refuse solving by rows, in one line; the default then
     sweeps; an unknown method is named with the known ones."""

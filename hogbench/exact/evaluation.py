@@ -341,15 +341,43 @@ def _evaluate_reachable(rules, start, tab_a, per_a, mul_a, tab_b, per_b, mul_b, 
     return first, second, -1.0
 
 
-def evaluate(rules: RuleSet, table_a: np.ndarray, table_b: np.ndarray) -> SeatValues:
-    """Exact chances that strategy A (decision table) beats strategy B, in both seatings."""
+def evaluate(
+    rules: RuleSet,
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+    *,
+    method: Evaluator | str | None = None,
+) -> SeatValues:
+    """Exact chances that strategy A (decision table) beats strategy B, in both seatings.
+
+    METHOD names the evaluator (``plan.Evaluator``, e.g. "rows_pass" or "reachable"); by
+    default ``plan.choose`` picks it. Every evaluator gives the same values; one the model or
+    the request cannot take is an error that says why."""
     m = rules.fit(table_a, table_b)
-    if plan.choose(engine(m)) is Evaluator.TURNS:  # whole turns take tables as kept (int8)
+    e = engine(m)
+    how = plan.choose(e) if method is None else _evaluator(rules, e, method, tables=True)
+    if how is Evaluator.TURNS:  # whole turns take tables as kept (int8)
         from hogbench.exact.turns import evaluate_turns
 
         a, b = (kept_table_policy(m, t) for t in (table_a, table_b))
         return evaluate_turns(rules, a, b)
-    return evaluate_policies(rules, table_policy(m, table_a), table_policy(m, table_b))
+    a, b = table_policy(m, table_a), table_policy(m, table_b)
+    return evaluate_policies(rules, a, b, method=method)
+
+
+def _evaluator(
+    rules: RuleSet, e: plan.ModelFacts, method: Evaluator | str, **asked: bool
+) -> Evaluator:
+    """The evaluator METHOD names, if it can value the pair ASKED of on the engine E of RULES'
+    model (``plan.refusal``)."""
+    try:
+        how = plan.named(method)
+    except ValueError as exc:
+        raise HogbenchError(str(exc)) from None
+    why = plan.refusal(how, e, **asked)
+    if why is not None:
+        raise HogbenchError(f"{rules.name}: evaluating by {how.name.lower()} {why}")
+    return how
 
 
 def evaluate_grid(
@@ -424,19 +452,30 @@ def opponents_at_once(rules: RuleSet) -> int | None:
     return turns.opponents_at_once(m)
 
 
-def evaluate_policies(rules: RuleSet, a: Policy, b: Policy, *, values: bool = False) -> SeatValues:
+def evaluate_policies(
+    rules: RuleSet,
+    a: Policy,
+    b: Policy,
+    *,
+    values: bool = False,
+    method: Evaluator | str | None = None,
+) -> SeatValues:
     """Like ``evaluate`` for policies; VALUES asks for the per-state values in any case."""
     m = rules.model
     e = engine(m)
     tables = a.period == b.period == e.observation_period != 0
-    how = plan.choose(
-        e,
-        tables=tables,
-        periodic=bool(a.period and b.period),
-        values=values,
-        # asked last, and only where it decides: it counts the process's pairs of tables
-        memory_rows_ready=e.memories and tables and not values and e.on_memory_rows(),
-    )
+    periodic = bool(a.period and b.period)
+    if method is not None:
+        how = _evaluator(rules, e, method, tables=tables, periodic=periodic, values=values)
+    else:
+        how = plan.choose(
+            e,
+            tables=tables,
+            periodic=periodic,
+            values=values,
+            # asked last, and only where it decides: it counts the process's pairs of tables
+            memory_rows_ready=e.memories and tables and not values and e.on_memory_rows(),
+        )
     if how is Evaluator.MEMORY_ROWS:
         with e.lock:
             first, second = evaluate_tables(m, e.memory_rows, a.table, b.table, e.memory_values)

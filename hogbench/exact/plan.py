@@ -20,7 +20,10 @@ they cost:
 - ``GRID``: a batch of an acyclic model with rows, GRID by GRID pairs in one pass.
 
 The choice depends only on facts of the model (``ModelFacts``) and of the request, never on
-which command asked.
+which command asked: ``refusal`` says whether an evaluator can value a request, and ``choose``
+takes the first in ``PREFERENCE`` that can. ``evaluate`` and ``evaluate_policies`` take
+``method=`` to name one instead (an evaluator that cannot is an error that says why), as
+``solve`` does.
 
 ``solve`` (optimal play) has two methods, named by ``Solver`` and chosen by ``choose_solver``
 unless its caller names one, as QuantEcon's ``DiscreteDP.solve(method=...)`` does:
@@ -88,6 +91,60 @@ class ModelFacts(Protocol):
     def has_rows(self) -> bool: ...  # the model's rows fit in memory
 
 
+def refusal(
+    method: Evaluator,
+    model: ModelFacts,
+    *,
+    batch: bool = False,
+    tables: bool = True,
+    periodic: bool = True,
+    values: bool = False,
+) -> str | None:
+    """Why METHOD cannot value a pair (or, with BATCH, pairs of many tables at once) on MODEL,
+    asked as ``choose`` is asked (None: it can). Every evaluator that can gives the same
+    values; they differ in cost alone."""
+    if method is Evaluator.GRID:
+        if not batch:
+            return "values a batch of pairs (evaluate_grid), not one pair"
+        if values or not tables:
+            return "takes decision tables and gives no per-state values"
+        if model.cyclic:
+            return "needs an acyclic model (one pass over its order)"
+        return None if model.has_rows else "needs the model's rows, which do not fit in memory"
+    if method is Evaluator.MEMORY_ROWS:
+        if values or not tables:
+            return "takes decision tables and gives no per-state values"
+        return None if model.memories else "needs a model with memories read through classes"
+    if method is Evaluator.TURNS:
+        if values:
+            return "gives no per-state values"
+        return None if model.whole_turns else "needs a model whose turns are chains of rolls"
+    if method in (Evaluator.ROWS_PASS, Evaluator.ROWS_SWEEPS):
+        sweeps = method is Evaluator.ROWS_SWEEPS  # a pass is one sweep of each level
+        if bool(model.cyclic) != sweeps:
+            return "is for a cyclic model" if sweeps else "is for an acyclic model"
+        return None if model.has_rows else "needs the model's rows, which do not fit in memory"
+    if method is Evaluator.REACHABLE:
+        if values:
+            return "gives no per-state values"
+        if model.cyclic:
+            return "needs an acyclic model"
+        return None if periodic else "needs strategies that read their choice by period"
+    return None  # SWEEP: any model, any strategies
+
+
+#: The evaluators from the cheapest: ``choose`` takes the first that can value the request.
+PREFERENCE = (
+    Evaluator.GRID,
+    Evaluator.MEMORY_ROWS,
+    Evaluator.TURNS,
+    Evaluator.ROWS_PASS,
+    Evaluator.ROWS_SWEEPS,
+    Evaluator.REACHABLE,
+    Evaluator.SWEEP,
+)
+
+
 def choose(
     model: ModelFacts,
     *,
@@ -97,25 +154,34 @@ def choose(
     values: bool = False,
     memory_rows_ready: bool = False,
 ) -> Evaluator:
-    """The evaluator for one pair (or, with BATCH, for pairs of many tables at once).
+    """The evaluator for one pair (or, with BATCH, for pairs of many tables at once): the first
+    in ``PREFERENCE`` that can (``refusal``).
 
     TABLES: both strategies are decision tables over the model's observations (not per-state
     policies, as ``solve`` finds). PERIODIC: both read their choice at state x as
     ``table[x % period]`` (tables of most models, and per-state policies), which the search of
     reachable states needs. VALUES: the value at every state is wanted, not only the two
     seatings' (only the sweeps give it). MEMORY_ROWS_READY: the memory rows are built, or worth
-    building (from a process's second pair on)."""
-    if batch and not values and tables and not model.cyclic and model.has_rows:
-        return Evaluator.GRID
-    if not values and tables and model.memories and memory_rows_ready:
-        return Evaluator.MEMORY_ROWS
-    if not values and model.whole_turns:
-        return Evaluator.TURNS
-    if model.has_rows:
-        return Evaluator.ROWS_SWEEPS if model.cyclic else Evaluator.ROWS_PASS
-    if not values and not model.cyclic and periodic:
-        return Evaluator.REACHABLE
-    return Evaluator.SWEEP
+    building (from a process's second pair on); before, a pair is valued another way."""
+    asked = {"batch": batch, "tables": tables, "periodic": periodic, "values": values}
+    for method in PREFERENCE:
+        if method is Evaluator.MEMORY_ROWS and not memory_rows_ready:
+            continue
+        if refusal(method, model, **asked) is None:
+            return method
+    return Evaluator.SWEEP  # (refuses nothing: the loop has returned it)
+
+
+def named(method: Evaluator | str) -> Evaluator:
+    """The evaluator METHOD names: an Evaluator, its value ("rows, one pass") or its name
+    ("rows_pass"); ValueError naming the known ones otherwise."""
+    if isinstance(method, Evaluator):
+        return method
+    for evaluator in Evaluator:
+        if method in (evaluator.value, evaluator.name.lower(), evaluator.name):
+            return evaluator
+    known = ", ".join(e.name.lower() for e in Evaluator)
+    raise ValueError(f"no evaluator {method!r} (evaluators: {known})")
 
 
 def choose_solver(model: ModelFacts) -> Solver:
