@@ -316,10 +316,12 @@ def play_pairs(
     by_key = dict(zip(names, entrants, strict=True))
     found = store.get(keys.values()) if store is not None else {}
     if rules.has_ties or rules.turn_cap() is not None:  # exact pairs stored before their
-        # ties were are played again
+        # ties were kept are played again
         found = {k: r for k, r in found.items() if not (r.exact and r.ties is None)}
-    missing = sorted(set(keys.values()) - set(found), key=lambda k: (k.a, k.b, k.mode))
-    played = Played(stored=len(set(keys.values()) & set(found)))
+    distinct = set(keys.values())
+    # Keys are tuples of one rule set: in the order of their entrants' keys, then mode.
+    missing = sorted(distinct.difference(found))
+    played = Played(stored=len(distinct) - len(missing))
     live = {name for name, e in zip(names, entrants, strict=True) if not e.tableable}
     table_bytes = int(np.prod(rules.obs_shape))  # kept tables are int8
     size = s.batch_size or auto_batch_size(len(missing), s.jobs, table_bytes)
