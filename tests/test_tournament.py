@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -414,6 +415,11 @@ def test_batches_send_each_table_once_and_tile_the_matrix():
     tiled = [b for b in batches if len(b) > 1]
     assert max(map(len, tiled)) == 16
     assert max(len({k.a for k in b} | {k.b for k in b}) for b in tiled) <= 8
+    # In the order of the tiles and of the keys within each, whatever the order given.
+    assert tm.make_batches(random.Random(1).sample(keys, len(keys)), {"005"}, 16) == batches
+    assert [k for b in tiled for k in b] == sorted(
+        (k for b in tiled for k in b), key=lambda k: (int(k.a) // 4, int(k.b) // 4, k.a, k.b)
+    )
 
 
 @pytest.mark.parametrize(("rules_name", "size"), [("hog-su21", 1024), ("big-pig", 25)])

@@ -319,8 +319,7 @@ def play_pairs(
         # ties were kept are played again
         found = {k: r for k, r in found.items() if not (r.exact and r.ties is None)}
     distinct = set(keys.values())
-    # Keys are tuples of one rule set: in the order of their entrants' keys, then mode.
-    missing = sorted(distinct.difference(found))
+    missing = list(distinct.difference(found))  # in no order: make_batches orders them
     played = Played(stored=len(distinct) - len(missing))
     live = {name for name, e in zip(names, entrants, strict=True) if not e.tableable}
     table_bytes = int(np.prod(rules.obs_shape))  # kept tables are int8

@@ -91,7 +91,8 @@ def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[Pa
 
     A tile of side sqrt(SIZE) holds up to SIZE pairs among at most 2 * sqrt(SIZE) entrants, so
     each table is sent once per batch, not once per pair. A pair with a live entrant is a batch
-    of its own: it is slow, and spreading those out balances the workers.
+    of its own: it is slow, and spreading those out balances the workers. The batches come in
+    the same order whatever the order of KEYS.
     """
     names = sorted({k.a for k in keys} | {k.b for k in keys})
     index = {name: i for i, name in enumerate(names)}
@@ -106,7 +107,9 @@ def make_batches(keys: list[PairKey], live: set[str], size: int) -> list[list[Pa
     starts = np.flatnonzero(np.diff(tiles, prepend=-1)).tolist() + [len(order)]
     ranked = [tabled[k] for k in order.tolist()]
     batches = [ranked[lo:hi] for lo, hi in itertools.pairwise(starts)]
-    return [[k] for k in keys if k.a in live or k.b in live] + batches
+    # Keys are tuples of one rule set: in the order of their entrants' keys, then mode.
+    alone = sorted(k for k in keys if k.a in live or k.b in live)
+    return [[k] for k in alone] + batches
 
 
 def auto_batch_size(n_pairs: int, workers: int, table_bytes: int) -> int:
