@@ -344,7 +344,7 @@ def build(
         cells.fill_exact(
             at[:, 1], at[:, 0], 1.0 - second, 1.0 - first, tied[:, ::-1], t.threshold, tie_free
         )
-    decisions: dict[tuple[int, int], str] = {}  # Monte Carlo pairs' (exact: scored or not)
+    decisions: dict[tuple[int, int], str] = {}  # of Monte Carlo cells (an exact one scored or not)
     for i, j, r in mc_pairs:
         for (a, b), seen in (((i, j), r), ((j, i), r.flipped())):
             p, q = position[a], position[b]
