@@ -318,11 +318,18 @@ def _peak_memory_mb(pid: int) -> dict[int, tuple[float, bytes]]:
 
 @pytest.mark.slow  # a Big Pig round robin of seven built-ins: about 20 s
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
-def test_big_pig_workers_playing_pairs_stay_within_300_mb(tmp_path):
-    """A worker playing Big Pig's pairs holds the model and a tile's tables (2 MB each), and
-    stays within 300 MB at its peak, even with a pair a task. A process is read once it runs
-    its own program: between fork and exec it is a copy of hogbench (800 MB here while the
-    built-in "computer" solves the game for its table, with a cold cache)."""
+def test_big_pig_workers_playing_pairs_stay_small(tmp_path):
+    """A worker playing Big Pig's pairs holds the model and a tile's tables (2 MB each): at its
+    peak, even with a pair a task, it takes at most 50 MB more than this interpreter holding
+    the model alone. That is the engines' 300 MB on Python 3.11 (the model alone 250 MB; the
+    workers measured 257-275), and 342 MB on 3.13, whose numpy and numba take 60 MB more
+    before a pair is played (the workers 309). A process is read once it runs its own program:
+    between fork and exec it is a copy of hogbench (800 MB here while the built-in "computer"
+    solves the game for its table, with a cold cache)."""
+    holding = "import hogbench.exact.evaluation, hogbench.tournament.match;"  # as a worker does
+    holding += "from hogbench.rules import get_rules; get_rules('big-pig').model;"
+    holding += "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])"
+    model_alone = int(subprocess.check_output([sys.executable, "-c", holding])) / 1024
     specs = ["hold_at:10", "hold_at:15", "hold_at:20", "hold_at:25", "hold_at:30", "computer"]
     command = [sys.executable, "-m", "hogbench", "tournament", *specs, "computer:25"]
     command += ["--rules", "big-pig", "-j", "2", "--batch-size", "1"]
@@ -340,4 +347,4 @@ def test_big_pig_workers_playing_pairs_stay_within_300_mb(tmp_path):
     assert "computer:25" in run.stdout.read()
     workers = [mb for mb in peaks.values() if mb > 100]  # not joblib's small trackers
     assert len(workers) == 2, peaks
-    assert max(workers) <= 300, peaks
+    assert max(workers) <= model_alone + 50, (model_alone, peaks)
