@@ -614,6 +614,7 @@ def test_exact_pairs_are_reported_as_each_pair_says_one_at_a_time(ties):
     result = _hand_result(np.random.default_rng(7), 9, ties)
     report = results.build(result, budget=0)
     order = [s.index for s in result.standings]
+    assert all(r.b_win_rate == r.flipped().win_rate for _, r in result.results.once())
     records = {(r.a, r.b): r for r in report.pairs}
     assert list(records) == sorted(records) and len(records) == 9 * 8 // 2
     for p, i in enumerate(order):

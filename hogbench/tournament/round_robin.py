@@ -152,8 +152,8 @@ def run(
     errors = np.zeros((n, n))
     undecided = np.zeros((n, n), dtype=bool)
     for (i, j), r in results.once():
-        if r.exact:  # B's side computed as PairResult.flipped does: B first is A second
-            rates[i, j], rates[j, i] = r.win_rate, ((1.0 - r.second) + (1.0 - r.first)) / 2
+        if r.exact:
+            rates[i, j], rates[j, i] = r.win_rate, r.b_win_rate
             continue
         for a, b, seen in ((i, j, r), (j, i, r.flipped())):
             rates[a, b] = seen.win_rate

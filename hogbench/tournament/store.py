@@ -122,6 +122,14 @@ class PairResult(NamedTuple):
         return self.paired.win_rate
 
     @property
+    def b_win_rate(self) -> float:
+        """B's win rate, as ``flipped().win_rate`` gives it (bit for bit), without making the
+        flipped result where the pair is exact."""
+        if self.counts is None:
+            return ((1.0 - self.second) + (1.0 - self.first)) / 2
+        return self.flipped().win_rate
+
+    @property
     def paired(self) -> stats.PairedEstimate | None:
         """The paired estimate of a Monte Carlo pair (None when exact)."""
         return None if self.counts is None else stats.PairedEstimate.from_joint(self.joint)
