@@ -34,7 +34,7 @@ from pathlib import Path
 import course_hog  # the reference, beside this script
 
 from hogbench import sandbox
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
 from hogbench.simulate import simulate
 from hogbench.tables import tabulate
@@ -110,8 +110,8 @@ def main() -> None:
 
     rules = get_rules("hog-su21")
     start = time.perf_counter()
-    a = TablePlayer(tabulate(strategy, rules, "more_boar_strategy").choices)
-    b = TablePlayer(tabulate(baseline, rules, "always_roll(6)").choices)
+    a = tabulate(strategy, rules, "more_boar_strategy")
+    b = tabulate(baseline, rules, "always_roll(6)")
     table_seconds = time.perf_counter() - start
     hogbench_engine(rules, a, b, 1000, 0)  # load compiled kernels and the model once
 

@@ -36,8 +36,8 @@ from hogbench.exact import analysis  # noqa: E402
 from hogbench.exact.rows import engine  # noqa: E402
 from hogbench.loading import load_entrant  # noqa: E402
 from hogbench.pairs import play_exact_grid  # noqa: E402
-from hogbench.players import TablePlayer  # noqa: E402
 from hogbench.rules import get_rules  # noqa: E402
+from hogbench.tables import DecisionTable  # noqa: E402
 
 FIELDS = {
     "greed": sorted(str(p) for p in (ROOT / "strategies" / "greed").glob("test*.py")),
@@ -74,7 +74,7 @@ def bench(name: str, repeat: int, jobs: int) -> None:
     rules = get_rules(name)
     specs = FIELDS[name]
     tables = [load_entrant(s, rules).table.choices for s in specs]
-    players = [TablePlayer(t) for t in tables]
+    players = [DecisionTable.from_choices(rules, t) for t in tables]
     n = len(tables)
     wanted = np.triu(np.ones((n, n), dtype=bool), 1)  # each pair once, both seatings
     pairs = int(wanted.sum())

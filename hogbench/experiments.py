@@ -17,7 +17,7 @@ import numpy as np
 
 from hogbench.dice import six_sided
 from hogbench.errors import StrategyError, UsageError
-from hogbench.players import LivePlayer, Player, TablePlayer
+from hogbench.players import LivePlayer, Player
 from hogbench.rules import DEFAULT_RULES, get_rules
 from hogbench.rules.base import RuleSet, dice_distribution
 from hogbench.tables import NotDeterministic, tabulate
@@ -168,7 +168,7 @@ def run_experiments(
 def _in_process_player(strategy: Callable, rules: RuleSet) -> Player:
     try:
         name = getattr(strategy, "__name__", "strategy")
-        return TablePlayer.from_table(tabulate(strategy, rules, name))
+        return tabulate(strategy, rules, name)
     except NotDeterministic:
         return LivePlayer(lambda: strategy)
 

@@ -22,8 +22,9 @@ from hogbench import simulate, stats
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.entrants import Entrant
 from hogbench.errors import HogbenchError, StrategyError
-from hogbench.players import LivePlayer, Meter, Player, TablePlayer
+from hogbench.players import LivePlayer, Meter, Player
 from hogbench.rules.base import RuleSet
+from hogbench.tables import DecisionTable
 
 if TYPE_CHECKING:
     from hogbench.sandbox.request import Request
@@ -60,7 +61,7 @@ def player_of(entrant: Entrant, rules: RuleSet, request: Request | None = None) 
     request (``sandbox.Request``), so a file played live runs under the same policy (allowed
     imports, the sandbox or not) as it was loaded under."""
     if entrant.table is not None:
-        return TablePlayer.from_table(entrant.table)
+        return entrant.table
     import functools
 
     from hogbench import loading
@@ -125,8 +126,8 @@ def play_pair(
 
 def play_exact_grid(
     rules: RuleSet,
-    players_a: list[TablePlayer],
-    players_b: list[TablePlayer],
+    players_a: list[DecisionTable],
+    players_b: list[DecisionTable],
     wanted: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Each of PLAYERS_A against each of PLAYERS_B exactly, where WANTED[i, j] says so:
@@ -167,7 +168,7 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
     """A's exact chance moving first and second, where a game may never end (the rules'
     turn_cap) the chance of that (a tie) in each seating, and where the rules have ties the
     chance of a tied end in each. KEEP keeps them in the disk cache."""
-    if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
+    if not (isinstance(a, DecisionTable) and isinstance(b, DecisionTable)):
         raise HogbenchError("an exact pair needs two decision tables")
     from hogbench.exact import kept as kept_rows
 
@@ -196,14 +197,14 @@ def _exact(rules: RuleSet, a: Player, b: Player, keep: bool = False) -> ExactVal
     return (*seatings, never_ends, ties)
 
 
-def _pair_entry(rules: RuleSet, a: TablePlayer, b: TablePlayer) -> Path:
+def _pair_entry(rules: RuleSet, a: DecisionTable, b: DecisionTable) -> Path:
     pair = np.concatenate([np.asarray(p.choices, dtype=np.int64).ravel() for p in (a, b)])
     return table_entry("exact-pair", rules.identity, pair, made_by=EXACT_ENGINE)
 
 
 def _kept_exact(rules: RuleSet, a: Player, b: Player) -> ExactValues | None:
     """The values ``_exact`` kept for this pair under these rules and this code, if any."""
-    if not (isinstance(a, TablePlayer) and isinstance(b, TablePlayer)):
+    if not (isinstance(a, DecisionTable) and isinstance(b, DecisionTable)):
         return None
     try:
         kept = load_arrays(_pair_entry(rules, a, b))

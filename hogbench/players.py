@@ -1,38 +1,12 @@
-"""The two kinds of player the engines know: a decision table, or a strategy called live."""
+"""The two kinds of player the engines know: a decision table (``tables.DecisionTable``, played
+as it is), or a strategy called live (``LivePlayer``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-import numpy as np
-
-if TYPE_CHECKING:
-    from hogbench.tables import DecisionTable
-
-
-@dataclass(frozen=True, eq=False)
-class TablePlayer:
-    """A strategy known at every observation: CHOICES[observation] is its number of dice (or
-    roll/hold). The exact engine and the fast Monte Carlo paths play tables only."""
-
-    choices: np.ndarray
-
-    @classmethod
-    def from_table(cls, table: DecisionTable) -> TablePlayer:
-        """TABLE's choices played as they are kept (the engines convert them where a kernel
-        needs another type: ``engine_table``, ``exact.policies``)."""
-        return cls(table.choices)
-
-
-def engine_table(choices: np.ndarray) -> np.ndarray:
-    """CHOICES as the compiled engines take a table: flat, contiguous, int64 and writable.
-
-    A worker's tables may arrive read-only (joblib memory-maps large arrays, Dask may
-    deserialise them in place); they are read where they lie, and copied only here."""
-    table = np.ascontiguousarray(choices, dtype=np.int64).reshape(-1)
-    return table if table.flags.writeable else table.copy()
+from hogbench.tables import DecisionTable
 
 
 class Meter:
@@ -61,4 +35,4 @@ class LivePlayer:
     meter: Meter | None = None
 
 
-Player = TablePlayer | LivePlayer
+Player = DecisionTable | LivePlayer

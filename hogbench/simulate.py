@@ -32,7 +32,7 @@ import numpy as np
 from hogbench.cache import load_arrays, save_arrays, table_entry
 from hogbench.errors import HogbenchError, StrategyError
 from hogbench.jit import compiled, jit, kernel
-from hogbench.players import LivePlayer, Player, TablePlayer, engine_table
+from hogbench.players import LivePlayer, Player
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -42,6 +42,7 @@ from hogbench.rules.base import (
     RuleSet,
     rule_function_types,
 )
+from hogbench.tables import DecisionTable, engine_table
 
 #: Games per block. A block is the unit of seeding and of parallel work; small runs are one
 #: block and stay in-process, because starting a worker costs more than such a run.
@@ -561,7 +562,7 @@ def _play_lockstep(
 
 def decider(rules: RuleSet, player: Player, stack) -> Callable[[int], int]:
     """A function state -> choice for one player, opening live strategies inside STACK."""
-    if isinstance(player, TablePlayer):
+    if isinstance(player, DecisionTable):
         table = player.choices
         observation = rules.model.observation
         return lambda x: int(table[observation[x]])
@@ -608,7 +609,7 @@ def play_block(
     rules = resident(rules)
     cap = rules.turn_cap()
     turns = MAX_TURNS if cap is None else cap
-    if isinstance(a, TablePlayer) and isinstance(b, TablePlayer):
+    if isinstance(a, DecisionTable) and isinstance(b, DecisionTable):
         table_a, table_b = engine_table(a.choices), engine_table(b.choices)
         rules.fit(table_a, table_b)
         rows_a = table_rows(rules, table_a)
@@ -627,7 +628,7 @@ def play_block(
         with ExitStack() as stack:
             sides = tuple(
                 engine_table(p.choices)
-                if isinstance(p, TablePlayer)
+                if isinstance(p, DecisionTable)
                 else Chooser(rules, p, stack, _live_seed(seeds, seat))
                 for seat, p in enumerate((a, b))
             )

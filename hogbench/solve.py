@@ -515,7 +515,7 @@ def best_response_rate(
     ``exact.best_response``: the figures of ``exact.solve``, on memory rows where the model
     has memories."""
     from hogbench.cache import load_arrays, save_arrays, table_entry
-    from hogbench.players import engine_table
+    from hogbench.tables import engine_table
 
     table = engine_table(choices)
     path = table_entry(

@@ -22,9 +22,13 @@ class NotDeterministic(StrategyError):
     """The strategy answered the same state differently on two calls: it cannot be a table."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DecisionTable:
-    """A strategy's choice at every observation of a rule set (flat, in observation order)."""
+    """A strategy's choice at every observation of a rule set (flat, in observation order): the
+    one table type. The engines play it as it is (``players.Player``), and take its choices in
+    the type each kernel needs through named conversions (``engine_table`` here; a policy of
+    the exact engine: ``exact.policies.table_policy``). Two tables are the same strategy when
+    their ``hash`` is equal."""
 
     rules_name: str
     goal: int
@@ -58,6 +62,17 @@ class DecisionTable:
     def at(self, rules: RuleSet, *args: int) -> int:
         """The choice at one observation, e.g. ``table.at(rules, 10, 20)``."""
         return int(self.choices[np.ravel_multi_index(tuple(int(a) for a in args), rules.obs_shape)])
+
+
+def engine_table(choices: np.ndarray) -> np.ndarray:
+    """A table's CHOICES (``DecisionTable.choices``) as the compiled engines take them: flat,
+    contiguous, int64 and writable. The engine's policies are made from this
+    (``exact.policies``).
+
+    A worker's tables may arrive read-only (joblib memory-maps large arrays, Dask may
+    deserialise them in place); they are read where they lie, and copied only here."""
+    table = np.ascontiguousarray(choices, dtype=np.int64).reshape(-1)
+    return table if table.flags.writeable else table.copy()
 
 
 class CodedAnswers(Sequence):

@@ -397,12 +397,12 @@ def test_a_game_that_never_ends_is_a_tie_split_too():
     exact pair splits it from the win as it splits Greed's ties (the chance is 1 - the chance
     that the game ends)."""
     from hogbench.pairs import play_exact_grid
-    from hogbench.players import TablePlayer
+    from hogbench.tables import DecisionTable
     from tests.test_term_hog_sp22 import GOAL, looper, table
 
     rules = get_rules("hog-sp22", GOAL)
     tables = [table(looper(1)), table(looper(2))]
-    players = [TablePlayer(t) for t in tables]
+    players = [DecisionTable.from_choices(rules, t) for t in tables]
     wanted = np.array([[False, True], [False, False]])
     values, ties = play_exact_grid(rules, players, players, wanted)
     policies = [exact.table_policy(rules.fit(*tables), t) for t in tables]

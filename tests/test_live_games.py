@@ -7,8 +7,9 @@ import pytest
 
 from hogbench import sandbox, simulate
 from hogbench.errors import StrategyError
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
+from hogbench.tables import DecisionTable
 from tests.conftest import FILES
 
 
@@ -42,7 +43,7 @@ def test_a_live_file_plays_the_same_games_whatever_jobs(bwrap, monkeypatch):
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 2_000)
     rules = get_rules("hog-su21", 40)
     a = live_file(FILES / "randomised.py", rules, "a")
-    b = TablePlayer(simulate.np.full(40 * 40, 5))
+    b = DecisionTable.from_choices(rules, simulate.np.full(40 * 40, 5))
     one = simulate.simulate_pairs(rules, a, b, 5_000, seed=2, jobs=1)
     two = simulate.simulate_pairs(rules, a, b, 5_000, seed=2, jobs=2)
     assert (one == two).all() and one.sum() == 2_500

@@ -20,10 +20,10 @@ import pytest
 from hogbench import exact, simulate
 from hogbench.errors import IllegalChoice, UsageError
 from hogbench.loading import load_entrant, parse_spec
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import big_pig, get_rules, greed, pig
 from hogbench.rules.base import OTHER, SAME, WIN
-from hogbench.tables import tabulate
+from hogbench.tables import DecisionTable, tabulate
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -556,7 +556,13 @@ def test_simulator_agrees_with_exact(name, goal, a, b):
     rules = get_rules(name, goal)
     table_a, table_b = (load_entrant(s, rules).table.choices for s in (a, b))
     values = exact.evaluate(rules, table_a, table_b)
-    counts = simulate.simulate(rules, TablePlayer(table_a), TablePlayer(table_b), 40_000, seed=5)
+    counts = simulate.simulate(
+        rules,
+        DecisionTable.from_choices(rules, table_a),
+        DecisionTable.from_choices(rules, table_b),
+        40_000,
+        seed=5,
+    )
     for seat, expected in enumerate((values.first, values.second)):
         wins, _, ties = counts[seat]
         n = counts[seat].sum()
@@ -689,6 +695,6 @@ def test_greed_live_strategy_may_answer_past_max_dice():
         return 0 if myscore > theirscore else 70
 
     live = LivePlayer(lambda: seventy)
-    table = TablePlayer(tabulate(greed.sample1, rules, "s").choices)
+    table = tabulate(greed.sample1, rules, "s")
     counts = simulate.simulate(rules, live, table, 20, seed=1)
     assert counts.sum() == 20

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from hogbench import simulate
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
-from hogbench.tables import tabulate
+from hogbench.tables import DecisionTable, tabulate
 from tests.reference import sow_sad_distribution, su21_win_probability
 
 
@@ -28,8 +28,8 @@ def test_monte_carlo_agrees_with_plain_recursion(goal, engine, monkeypatch):
     if engine == "direct":  # the compiled engine that large models use
         monkeypatch.setattr(simulate, "MAX_COMPACT_STATES", 0)
     rules = get_rules("hog-su21", goal)
-    a = TablePlayer(tabulate(cutoff_strategy, rules, "a").choices)
-    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    a = tabulate(cutoff_strategy, rules, "a")
+    b = tabulate(always5, rules, "b")
     games = 200_000
     counts = simulate.simulate(rules, a, b, games, seed=11)
     first = su21_win_probability(cutoff_strategy, always5, goal)
@@ -45,7 +45,7 @@ def test_live_path_agrees_with_plain_recursion():
     goal = 30
     rules = get_rules("hog-su21", goal)
     a = LivePlayer(lambda: cutoff_strategy)
-    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    b = tabulate(always5, rules, "b")
     counts = simulate.simulate(rules, a, b, 20_000, seed=5)
     p = su21_win_probability(cutoff_strategy, always5, goal)
     n = counts[0].sum()
@@ -60,9 +60,8 @@ def test_progress_hears_every_game_once_and_changes_nothing(monkeypatch, live):
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 400)
     monkeypatch.setattr(simulate, "LIVE_CHUNK_GAMES", 100)
     rules = get_rules("hog-su21", 30)
-    table = tabulate(cutoff_strategy, rules, "a").choices
-    a = LivePlayer(lambda: cutoff_strategy) if live else TablePlayer(table)
-    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    a = LivePlayer(lambda: cutoff_strategy) if live else tabulate(cutoff_strategy, rules, "a")
+    b = tabulate(always5, rules, "b")
     told: list[int] = []
     counts = simulate.simulate_pairs(rules, a, b, 1_000, seed=3, progress=told.append)
     assert sum(told) == 1_000
@@ -73,8 +72,8 @@ def test_progress_hears_every_game_once_and_changes_nothing(monkeypatch, live):
 def test_same_seed_same_counts_for_any_jobs(monkeypatch):
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 5_000)
     rules = get_rules()
-    a = TablePlayer(np.full(100 * 100, 6, dtype=np.int64))
-    b = TablePlayer(tabulate(cutoff_strategy, rules, "b").choices)
+    a = DecisionTable.from_choices(rules, np.full(100 * 100, 6, dtype=np.int64))
+    b = tabulate(cutoff_strategy, rules, "b")
     one = simulate.simulate(rules, a, b, 23_001, seed=7, jobs=1)
     two = simulate.simulate(rules, a, b, 23_001, seed=7, jobs=2)
     assert (one == two).all()
@@ -85,7 +84,7 @@ def test_same_seed_same_counts_for_any_jobs(monkeypatch):
 
 def test_games_alternate_first_player():
     rules = get_rules()
-    t = TablePlayer(np.full(100 * 100, 6, dtype=np.int64))
+    t = DecisionTable.from_choices(rules, np.full(100 * 100, 6, dtype=np.int64))
     counts = simulate.simulate(rules, t, t, 1001, seed=1)
     assert counts[0].sum() == 501 and counts[1].sum() == 501
 
@@ -93,7 +92,7 @@ def test_games_alternate_first_player():
 def test_pairs_share_a_dice_stream():
     """With identical strategies, the two games of a pair are the same game with seats swapped."""
     rules = get_rules()
-    t = TablePlayer(np.full(100 * 100, 5, dtype=np.int64))
+    t = DecisionTable.from_choices(rules, np.full(100 * 100, 5, dtype=np.int64))
     counts = simulate.simulate(rules, t, t, 2000, seed=3)
     assert counts[0, 0] == counts[1, 1] and counts[0, 1] == counts[1, 0]
     joint = simulate.simulate_pairs(rules, t, t, 2000, seed=3)
@@ -186,8 +185,8 @@ def test_a_deterministic_strategy_played_live_plays_its_tables_games(engine, mon
     monkeypatch.setattr(simulate, "_KEPT_DRAWER", {})
     monkeypatch.setattr(simulate, "LIVE_CHUNK_GAMES", 1_000)  # several chunks
     rules = get_rules("hog-su21", 40)
-    table = TablePlayer(tabulate(cutoff_strategy, rules, "a").choices)
-    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    table = tabulate(cutoff_strategy, rules, "a")
+    b = tabulate(always5, rules, "b")
     by_tables = simulate.simulate_pairs(rules, table, b, 5_000, seed=9)
     live = LivePlayer(lambda: cutoff_strategy)
     assert (simulate.simulate_pairs(rules, live, b, 5_000, seed=9) == by_tables).all()
@@ -252,7 +251,7 @@ def test_a_random_strategy_played_live_matches_a_plain_loop():
     goal, games = 50, 20_000
     rules = get_rules("hog-su21", goal)
     a = LivePlayer(lambda: SeededRoller(3))
-    b = TablePlayer(tabulate(always5, rules, "b").choices)
+    b = tabulate(always5, rules, "b")
     counts = simulate.simulate(rules, a, b, games, seed=12)
     rng, roller = random.Random(5), SeededRoller(6)
     half = games // 2

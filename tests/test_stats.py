@@ -17,7 +17,6 @@ import pytest
 from hogbench import pairs, simulate, stats
 from hogbench.duel import run_duel, wilson
 from hogbench.loading import load_entrant
-from hogbench.players import TablePlayer
 from hogbench.rules import get_rules
 from hogbench.tables import tabulate
 from tests.reference import su21_win_probability
@@ -57,8 +56,8 @@ def players(name: str):
     a, b = PAIRS[name]
     return (
         rules,
-        TablePlayer(tabulate(a, rules, "a").choices),
-        TablePlayer(tabulate(b, rules, "b").choices),
+        tabulate(a, rules, "a"),
+        tabulate(b, rules, "b"),
     )
 
 

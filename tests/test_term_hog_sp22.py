@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from hogbench import exact, simulate, solve
 from hogbench.cli import app
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
 from hogbench.rules.hog_sp22 import hefty_hogs, hog_pile
+from hogbench.tables import DecisionTable
 from hogbench.watch import play_game
 from tests.course.turns import reference_turn
 from tests.reference import outcome_chances, win_chance
@@ -115,7 +116,13 @@ def test_monte_carlo_ends_games_at_the_turn_cap_as_ties(rules, pair):
     """Games still going after 4 x goal turns are ties; as many as the exact engine says."""
     assert rules.turn_cap() == 4 * GOAL
     games = 20_000
-    counts = simulate.simulate(rules, TablePlayer(pair[0]), TablePlayer(pair[1]), games, seed=11)
+    counts = simulate.simulate(
+        rules,
+        DecisionTable.from_choices(rules, pair[0]),
+        DecisionTable.from_choices(rules, pair[1]),
+        games,
+        seed=11,
+    )
     ends = exact.ending_chance(rules, *(exact.table_policy(rules.model, t) for t in pair))
     for seat in range(2):
         ties = counts[seat, 2] / counts[seat].sum()
@@ -123,7 +130,11 @@ def test_monte_carlo_ends_games_at_the_turn_cap_as_ties(rules, pair):
         assert ties > 0 and abs(ties - (1 - ends[seat])) <= 4 * error
     # A strategy that is called at every turn (the live path) ends the same way.
     live = simulate.simulate(
-        rules, LivePlayer(lambda: looper(1)), TablePlayer(pair[1]), 400, seed=11
+        rules,
+        LivePlayer(lambda: looper(1)),
+        DecisionTable.from_choices(rules, pair[1]),
+        400,
+        seed=11,
     )
     assert live.sum() == 400 and live[:, 2].sum() > 0
 

@@ -20,9 +20,10 @@ from hogbench import tournament as tm
 from hogbench.cli import app
 from hogbench.errors import StrategyError, UsageError
 from hogbench.loading import load_entrant
-from hogbench.players import LivePlayer, TablePlayer
+from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
 from hogbench.standings import bradley_terry, match_points, shared_ranks, standings
+from hogbench.tables import DecisionTable
 from hogbench.tournament.store import PairKey, PairResult, Store
 
 ROOT = Path(__file__).parent.parent
@@ -358,7 +359,7 @@ def test_a_batch_takes_read_only_tables(rules_name, specs, exact_pair):
         for entrant in (a, b):
             table = entrant.table.choices.copy()
             table.flags.writeable = writeable
-            players[entrant.key] = TablePlayer(table)
+            players[entrant.key] = DecisionTable.from_choices(rules, table)
         (result,) = tm.play_batch(rules, players, [key])
         assert isinstance(result, PairResult) and 0 < result.first < 1
         results.append((result.first, result.second))
@@ -374,7 +375,7 @@ def test_a_whole_turn_batch_meets_its_opponents_in_blocks(monkeypatch):
 
     rules = get_rules("pig", 30)
     entrants = [load_entrant(f"hold_at:{n}", rules) for n in (5, 8, 10, 12, 15, 18, 20, 25)]
-    players = {e.key: TablePlayer(e.table.choices) for e in entrants}
+    players = {e.key: e.table for e in entrants}
     # A tile of the pair matrix, as make_batches cuts: four entrants against four others.
     keys = [
         PairKey(rules.key, a.key, b.key, "exact", 0, 0) for a in entrants[:4] for b in entrants[4:]

@@ -34,7 +34,6 @@ from hogbench.exact.plan import Evaluator
 from hogbench.exact.policies import kept_table_policy, table_policy
 from hogbench.exact.rows import engine
 from hogbench.jit import kernel
-from hogbench.players import engine_table
 from hogbench.rules.base import (
     OTHER,
     SAME,
@@ -44,6 +43,7 @@ from hogbench.rules.base import (
     fast_divide,
     widest_roll,
 )
+from hogbench.tables import engine_table
 
 
 @njit(cache=True, fastmath=_FAST, inline="always")

@@ -22,8 +22,8 @@ import numpy as np
 from hogbench.cache import load_arrays, load_mapped, save_arrays, save_mapped, table_entry
 from hogbench.exact import plan
 from hogbench.exact.plan import Evaluator
-from hogbench.players import engine_table
 from hogbench.rules.base import RuleSet
+from hogbench.tables import engine_table
 
 #: The code cached rows come from: a change to it makes them be built again.
 MADE_BY = (

@@ -2,8 +2,8 @@
 ``table[index[state]]``), and the named conversions into it: every kernel family takes its
 policies from here, so a decision table becomes a policy in one way only.
 
-A decision table (``tables.DecisionTable.choices``, a ``players.TablePlayer``'s choices) is a
-choice per observation, in the narrowest integer type that holds it; a solver's policy
+A decision table (``tables.DecisionTable``, the one table type) is a choice per observation,
+in the narrowest integer type that holds it; a solver's policy
 (``Solution.policy``) is a choice per state. The kernels take plain arrays out of a Policy
 (``policy.table``, ``policy.index``), so the conversion costs nothing inside them."""
 
@@ -13,8 +13,8 @@ import numpy as np
 
 from hogbench.exact.core import Policy
 from hogbench.exact.rows import engine
-from hogbench.players import engine_table
 from hogbench.rules.base import GameModel, RuleSet, check_answers
+from hogbench.tables import engine_table
 
 
 def table_policy(model: GameModel, table: np.ndarray) -> Policy:
