@@ -58,6 +58,13 @@ def shared_ranks(points: list[int] | np.ndarray) -> list[int]:
     return ranks
 
 
+def _played(rates: np.ndarray) -> np.ndarray:
+    """Where two entrants have a result against each other (never an entrant against itself)."""
+    played = ~np.isnan(rates)
+    np.fill_diagonal(played, False)
+    return played
+
+
 def bradley_terry(rates: np.ndarray, tolerance: float = 1e-10) -> np.ndarray:
     """Bradley–Terry ratings fitted to the win rates, on Elo's scale (see RATING_SCALE).
 
@@ -68,8 +75,7 @@ def bradley_terry(rates: np.ndarray, tolerance: float = 1e-10) -> np.ndarray:
     finite rating. Entrants without any result get NaN.
     """
     n = len(rates)
-    played = ~np.isnan(rates)
-    np.fill_diagonal(played, False)
+    played = _played(rates)
     active = played.any(axis=1)
     ratings = np.full(n, np.nan)
     if not active.any():
@@ -124,8 +130,8 @@ def rating_errors(
     """
     n = len(rates)
     noisy = np.triu(np.nan_to_num(errors) > 0, 1)
-    if not noisy.any():
-        return np.where(np.isnan(bradley_terry(rates)), np.nan, 0.0)
+    if not noisy.any():  # no error, and no rating (NaN) where bradley_terry gives none
+        return np.where(_played(rates).any(axis=1), 0.0, np.nan)
     rng = np.random.default_rng(seed)
     fits = []
     for _ in range(draws):

@@ -22,7 +22,13 @@ from hogbench.errors import StrategyError, UsageError
 from hogbench.loading import load_entrant
 from hogbench.players import LivePlayer
 from hogbench.rules import get_rules
-from hogbench.standings import bradley_terry, match_points, shared_ranks, standings
+from hogbench.standings import (
+    bradley_terry,
+    match_points,
+    rating_errors,
+    shared_ranks,
+    standings,
+)
 from hogbench.tables import DecisionTable
 from hogbench.tournament.store import PairKey, PairResult, Store
 
@@ -160,6 +166,17 @@ def test_bradley_terry_hand_worked():
 def test_bradley_terry_survives_a_strategy_that_never_wins():
     ratings = bradley_terry(rates_of({(0, 1): 1.0, (0, 2): 0.7, (1, 2): 0.0}, 3))
     assert np.isfinite(ratings).all() and ratings[1] < ratings[2] < ratings[0]
+
+
+def test_exact_ratings_have_no_error_and_no_rating_where_no_result():
+    """Exact rates carry no sampling error: each rating's error is 0, and NaN exactly where
+    there is no rating (an entrant without a single result)."""
+    rates = rates_of({(0, 1): 0.6, (0, 2): 0.3, (1, 2): 0.55}, 4)
+    errors = np.zeros_like(rates)
+    assert np.isnan(bradley_terry(rates)).tolist() == [False, False, False, True]
+    assert rating_errors(rates, errors).tolist()[:3] == [0.0, 0.0, 0.0]
+    assert np.isnan(rating_errors(rates, errors)[3])
+    assert [s.rating_error for s in standings(list("abcd"), rates, errors=errors)][:3] == [0.0] * 3
 
 
 def specs(t) -> list[str]:
