@@ -28,7 +28,7 @@ that of the processes started (``getrusage``), the sandboxes' included (see ``re
 is printed for the plain loads only: hogbench kills a worker as soon as it has answered, and
 the CPU of a sandbox killed before its Python has exited is counted by no process.
 
-    python bench/loading.py [--entrants 300] [--jobs 2] [--repeat 3]
+    python bench/loading.py [--entrants 300] [--jobs 2] [--repeat 3] [--field tournament]
 """
 
 from __future__ import annotations
@@ -270,6 +270,12 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--field",
+        choices=("class", "tournament"),
+        default="class",
+        help="the files: this script's class (the default), or bench/tournament.py's entrants",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["HOGBENCH_CACHE"] = str(Path(tmp) / "cache")
@@ -283,7 +289,12 @@ def main() -> None:
 
         folder = Path(tmp) / "subs"
         folder.mkdir()
-        write_class(folder, args.entrants, seed=1)
+        if args.field == "tournament":  # its strategies cost some four times more a call
+            from field import write_entrants
+
+            write_entrants(folder, args.entrants, 2021, "hog-su21")  # its default seed
+        else:
+            write_class(folder, args.entrants, seed=1)
         rules = get_rules("hog-su21")
         entries = discover([str(folder)], folder)
         copies = own_folders(sorted(folder.glob("*.py")), Path(tmp) / "own")

@@ -55,6 +55,11 @@ RUNS = {
             (rf"ratio hogbench cold / floor: {NUMBER}x", None, 5, "cold load against its floor"),
         ],
     ),
+    "loading-tournament": (
+        # the tournament benchmark's files, whose strategies cost more a call
+        ["--entrants", "4", "--jobs", "1", "--repeat", "1", "--field", "tournament"],
+        [(rf"ratio hogbench cold / floor: {NUMBER}x", None, 5, "cold load against its floor")],
+    ),
     "duel": (
         # Medians of 3: a single run of 200 course games lasts a few hundredths of a second,
         # and was once measured at 6 times the speed of the same loop stripped down.
