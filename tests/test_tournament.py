@@ -202,6 +202,36 @@ def test_store_round_trip_and_flip(tmp_path):
     assert flipped.paired.pairs == result.paired.pairs == 5
 
 
+OLD_KEYED_SCHEMA = (
+    "CREATE TABLE pairs (rules TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL,"
+    " mode TEXT NOT NULL, seed INTEGER NOT NULL, games INTEGER NOT NULL, first REAL NOT NULL,"
+    " second REAL NOT NULL, counts TEXT, seconds REAL NOT NULL, ties TEXT,"
+    " PRIMARY KEY (rules, a, b, mode, seed, games))"
+)
+
+
+@pytest.mark.parametrize("made", ["now", "with a key, as before"])
+def test_a_pair_stored_again_is_read_as_stored_last(tmp_path, made):
+    """A pair put twice (played again) reads as its last result, in a store made now (no key:
+    both rows kept) and in one made with the unique key (the first row replaced); other pairs
+    are untouched."""
+    path = tmp_path / "s.sqlite"
+    if made != "now":
+        with sqlite3.connect(path) as db:
+            db.execute(OLD_KEYED_SCHEMA)
+    key, other = (PairKey("hog-su21:goal=100", "aaa", b, "exact", 0, 0) for b in ("bbb", "ccc"))
+    first, kept = PairResult(key, 0.6, 0.4, None, 0.1), PairResult(other, 0.3, 0.2, None, 0.1)
+    again = PairResult(key, 0.7, 0.5, None, 0.2, (0.01, 0.02))
+    with Store(path) as store:
+        store.put([first, kept])
+        store.put([again])
+    with Store(path) as store:
+        assert store.get([key, other]) == {key: again, other: kept}
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT COUNT(*) FROM pairs").fetchone()[0]
+    assert rows == (3 if made == "now" else 2)
+
+
 def test_a_store_row_counted_per_seating_by_an_older_version_is_played_again(tmp_path):
     key = PairKey("hog-su21:goal=100", "aaa", "bbb", "mc", 3, 10)
     with Store(tmp_path / "s.sqlite") as store:
