@@ -5,6 +5,7 @@ the terminal's width, undecided pairs in every view, and check's notes."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import json
 import math
@@ -559,6 +560,32 @@ def test_every_setting_with_an_option_is_the_tournament_commands():
         if setting.key not in (*shared, "require_sandbox"):
             assert helps[setting.option] == setting.cli_help, setting.key
     assert list(tm.TOML_KEYS) == [s.key for s in tm.SETTINGS]
+
+
+@pytest.mark.parametrize("width", [80, 99, 100, 120, 200])
+def test_the_standings_keep_a_line_an_entrant_at_any_width(mixed, width):
+    """Every entrant is one line of the standings, within the width, its figures whole and its
+    name cut with an ellipsis where the room runs out; the count of pairs is shown from 100
+    columns, and below that the text says where it is."""
+    _, report, _ = mixed
+    long = dataclasses.replace(
+        report,
+        entrants=[
+            dataclasses.replace(e, name=f"{e.name} of the team with the longest name of all")
+            for e in report.entrants
+        ],
+    )
+    text = _terminal_text(long, width)
+    table = text[: text.index("W-L-T: pairs won")].splitlines()
+    assert max(len(line) for line in table) <= width
+    lines = [line for line in table if "%" in line]
+    assert len(lines) == len(report.entrants)
+    for e, line in zip(report.entrants, lines, strict=True):
+        assert f"{e.wins}-{e.losses}-{e.ties}" in line and terminal.pct(e.win_rate) in line
+        assert f"{e.name[:8]}" in line and "…" in line
+    wide = width >= terminal.WIDE_STANDINGS
+    assert (" exact" in lines[0]) == wide
+    assert ("each entrant's pairs in standings.csv" in " ".join(text.split())) != wide
 
 
 def test_the_monte_carlo_table_fits_the_terminal(mixed):

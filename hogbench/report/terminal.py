@@ -71,17 +71,25 @@ def _logins(name: str, logins: list[str]) -> str:
     return "" if logins in ([], [name]) else f" ({', '.join(logins)})"
 
 
-def standings_table(report: Report) -> Table:
+#: Below this many columns the standings leave out each entrant's count of pairs (kept in
+#: standings.csv) and draw no lines between columns.
+WIDE_STANDINGS = 100
+
+
+def standings_table(report: Report, width: int = 120) -> Table:
+    """The standings, a line an entrant, WIDTH columns wide at most: the other columns keep
+    their figures whole, and a name is cut to the room they leave (never under 12 characters)."""
     hanging = any(e.undecided for e in report.entrants)
     noisy = any(e.rating_error for e in report.entrants)
     noted = any(e.notes for e in report.entrants)
-    table = Table()
+    wide = width >= WIDE_STANDINGS
     columns = [("rank", "right"), ("entrant", "left"), ("points", "right"), ("W-L-T", "right")]
     if hanging:
         columns.append(("undecided", "right"))
-    columns += [("win rate", "right"), ("rating", "right"), ("pairs", "left")]
-    for col, justify in columns:
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    columns += [("win rate", "right"), ("rating", "right")]
+    if wide:
+        columns.append(("pairs", "left"))
+    rows = []
     for p, e in enumerate(report.entrants):
         name = Text(short(e.name))
         name.append(_logins(e.name, e.logins), style="dim")
@@ -95,15 +103,24 @@ def standings_table(report: Report) -> Table:
         row = [rank_text(report, p), name, str(e.points), record_text(e.wins, e.losses, e.ties)]
         if hanging:
             row.append(str(e.undecided) if e.undecided else "")
-        pairs = ", ".join(
-            x
-            for x in (
-                f"{e.exact_pairs} exact" if e.exact_pairs else "",
-                f"{e.mc_pairs} MC" if e.mc_pairs else "",
-            )
-            if x
-        )
-        row += [pct(e.win_rate), rating, pairs or "none"]
+        row += [pct(e.win_rate), rating]
+        if wide:
+            kinds = ((e.exact_pairs, "exact"), (e.mc_pairs, "MC"))
+            row.append(", ".join(f"{n} {kind}" for n, kind in kinds if n) or "none")
+        rows.append(row)
+    # Each column but the name's takes its widest cell or heading, a space each side and a
+    # rule (the lines between columns, or the spaces that stand for them).
+    others = sum(
+        max(len(col), *(len(row[k]) for row in rows)) + 3
+        for k, (col, _) in enumerate(columns)
+        if col != "entrant"
+    )
+    room = max(12, width - others - 4)
+    table = Table() if wide else Table(box=box.SIMPLE_HEAD)
+    for col, justify in columns:
+        table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for row in rows:
+        row[1].truncate(room, overflow="ellipsis")
         table.add_row(*row)
     if noted:
         table.caption = "* notes on the file: see below"
@@ -226,11 +243,12 @@ def console_report(
     # Titles are lines of their own: a table's title wraps at the table's width.
     parts: list[RenderableType] = [
         Text(f"{report.title} · {report.rules_key} · {report.mode}", style="bold"),
-        standings_table(report),
+        standings_table(report, width),
         Text(
             f"W-L-T: pairs won, lost and tied against the field (a pair is won by its match"
             f" point); entrants level on points are ordered by {TIE_BREAK} (the tie-break),"
-            " and share their rank (=)",
+            " and share their rank (=)"
+            + ("" if width >= WIDE_STANDINGS else "; each entrant's pairs in standings.csv"),
             style="dim",
         ),
     ]
