@@ -195,7 +195,7 @@ def _standings(report: Report, ids: list[str]) -> str:
         share = 100 * e.points / max(n - 1, 1)
         hanging = f' <span class="note">({e.undecided} undecided)</span>' if e.undecided else ""
         live = ' <span class="live">(live)</span>' if e.live else ""
-        login = f' <span class="login">{esc(", ".join(e.logins))}</span>' if e.students else ""
+        login = _logins(e)
         noted = ' <span class="live" title="notes on the file">*</span>' if e.notes else ""
         win = -1 if e.win_rate is None else e.win_rate
         found = " ".join([e.name, *(x for m in e.students for x in (m.login, m.name) if x)])
@@ -230,12 +230,17 @@ def _aliases(e: EntrantRecord, row_id: str) -> list[str]:
     return [a for a in dict.fromkeys(map(login_anchor, e.logins)) if a != row_id]
 
 
+def _logins(entry: EntrantRecord | DisqualifiedRecord) -> str:
+    """The logins shown after an entry's name (the search and the links know them all)."""
+    shown = entry.logins_beside_name
+    return f' <span class="login">{esc(", ".join(shown))}</span>' if shown else ""
+
+
 def _disqualified(d: DisqualifiedRecord) -> str:
     """A disqualified entry's line, which its students' ``#e-LOGIN`` links reach."""
     targets = "".join(f'<span id="{esc(login_anchor(x))}"></span>' for x in d.logins)
-    logins = f' <span class="login">{esc(", ".join(d.logins))}</span>' if d.students else ""
     return (
-        f'<li>{targets}<b>{esc(d.name)}</b>{logins} <span class="note">({esc(d.spec)})</span>:'
+        f'<li>{targets}<b>{esc(d.name)}</b>{_logins(d)} <span class="note">({esc(d.spec)})</span>:'
         f" {esc(d.reason)}</li>"
     )
 

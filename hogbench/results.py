@@ -45,8 +45,26 @@ class Member:
     name: str
 
 
+class _Entry:
+    """What an entry's record says of its students (``name`` and ``students`` are fields)."""
+
+    name: str
+    students: tuple[Member, ...]
+
+    @property
+    def logins(self) -> list[str]:
+        return [m.login for m in self.students]
+
+    @property
+    def logins_beside_name(self) -> list[str]:
+        """The logins a view shows beside the name: none where the one login is the name itself
+        (a student's folder named after them, and no TEAM_NAME)."""
+        logins = self.logins
+        return [] if logins == [self.name] else logins
+
+
 @dataclass(frozen=True)
-class EntrantRecord:
+class EntrantRecord(_Entry):
     """One line of the standings. ``position`` is its place in standings order (0 = first);
     ``rank`` is shared by entrants level on match points (the contest's rule)."""
 
@@ -79,21 +97,13 @@ class EntrantRecord:
     notes: list[str]  # what checking the file noticed (output, a constant answer, ...)
     students: tuple[Member, ...] = ()  # from the roster: the entry's student, or the pair
 
-    @property
-    def logins(self) -> list[str]:
-        return [m.login for m in self.students]
-
 
 @dataclass(frozen=True)
-class DisqualifiedRecord:
+class DisqualifiedRecord(_Entry):
     name: str
     spec: str
     reason: str
     students: tuple[Member, ...] = ()  # from the roster
-
-    @property
-    def logins(self) -> list[str]:
-        return [m.login for m in self.students]
 
 
 class PairRecord(NamedTuple):

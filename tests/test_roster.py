@@ -190,3 +190,26 @@ def test_a_team_name_never_takes_another_entry_s_login_anchor():
     assert anchors(["dee", "ed"], {"e-ed": 1}) == ["e-dee", "e-ed"]  # an entry's own login
     assert anchors(["dee"], reserved) == ["e-dee-2"]  # a disqualified student's
     assert anchors(["a", "a", "a-2"]) == ["e-a", "e-a-2", "e-a-2-2"]  # never twice
+
+
+def test_a_login_that_is_the_name_is_not_repeated_beside_it(tmp_path, monkeypatch):
+    """A student's folder named after their login, and no TEAM_NAME: the entry is called by the
+    login, and no view shows it twice ("dan (dan)"); a team's logins are still shown."""
+    monkeypatch.chdir(tmp_path)
+    for folder, head in (("dan", ""), ("bo_cy", "TEAM_NAME = 'Bo & Cy'\n")):
+        (tmp_path / "subs" / folder).mkdir(parents=True)
+        (tmp_path / "subs" / folder / "hog.py").write_text(
+            f"{head}def final_strategy(s, o):\n    return 5\n"
+        )
+    (tmp_path / "roster.csv").write_text(
+        "login,name,path\ndan,Dan Brown,subs/dan\nbo,Bo Diddley,subs/bo_cy\ncy,Cy Young,subs/bo_cy\n"
+    )
+    got = runner.invoke(
+        app, ["tournament", "subs", "--goal", "30", "--roster", "roster.csv", "--out", "site"]
+    )
+    assert got.exit_code == 0, got.output
+    assert "dan" in got.stdout and "dan (dan)" not in got.stdout and "(bo, cy)" in got.stdout
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert '<span class="login">dan</span>' not in page
+    assert '<span class="login">bo, cy</span>' in page
+    assert page.count('id="e-dan"') == 1  # the login's link still reaches the row

@@ -15,7 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from hogbench.results import TIE_BREAK, PairRecord, Report
+from hogbench.results import TIE_BREAK, DisqualifiedRecord, EntrantRecord, PairRecord, Report
 from hogbench.stats import UNDECIDED
 from hogbench.tournament.field import Slot
 from hogbench.tournament.gauntlets import GauntletRow
@@ -65,10 +65,10 @@ def _cell_style(rate: float, threshold: float) -> str:
     return "yellow"
 
 
-def _logins(name: str, logins: list[str]) -> str:
-    """The roster's logins after an entrant's name, " (bo, cy)"; none where the one login is
-    the name itself (a student's folder named after them)."""
-    return "" if logins in ([], [name]) else f" ({', '.join(logins)})"
+def _logins(entry: EntrantRecord | DisqualifiedRecord) -> str:
+    """The roster's logins after an entrant's name, " (bo, cy)"."""
+    shown = entry.logins_beside_name
+    return f" ({', '.join(shown)})" if shown else ""
 
 
 #: Below this many columns the standings leave out each entrant's count of pairs (kept in
@@ -92,7 +92,7 @@ def standings_table(report: Report, width: int = 120) -> Table:
     rows = []
     for p, e in enumerate(report.entrants):
         name = Text(short(e.name))
-        name.append(_logins(e.name, e.logins), style="dim")
+        name.append(_logins(e), style="dim")
         if e.live:
             name.append(" (live)", style="yellow")
         if e.notes:
@@ -298,7 +298,7 @@ def console_report(
         table.add_column("reason")
         for d in report.disqualified:
             name = Text(short(d.name))
-            name.append(_logins(d.name, d.logins), style="dim")
+            name.append(_logins(d), style="dim")
             table.add_row(name, Text(d.reason))
         parts.append(table)
     for line in report.not_played:
