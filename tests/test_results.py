@@ -664,3 +664,16 @@ def test_exact_pairs_are_reported_as_each_pair_says_one_at_a_time(ties):
                 assert (record.wins, record.losses, record.ties) == split
                 assert record.decision == ("above" if seen.win_rate > 0.500001 else "below")
                 assert record.elo == results.elo(seen.win_rate)
+
+
+def test_a_tournament_with_every_entrant_disqualified_still_reports(tmp_path, monkeypatch):
+    """No entrant left in the standings: an empty table and the disqualified, never a
+    traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "subs").mkdir()
+    for name, body in (("a", "return 1 // 0"), ("b", "return 11")):
+        (tmp_path / "subs" / f"{name}.py").write_text(f"def final_strategy(s, o):\n    {body}\n")
+    got = runner.invoke(app, ["tournament", "subs", "--goal", "30", "--store", "s.sqlite"])
+    assert got.exit_code == 0, got.output
+    assert "ZeroDivisionError" in got.stdout and "returned 11" in got.stdout
+    assert "rank" in got.stdout and "Traceback" not in got.output

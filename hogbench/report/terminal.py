@@ -111,7 +111,7 @@ def standings_table(report: Report, width: int = 120) -> Table:
     # Each column but the name's takes its widest cell or heading, a space each side and a
     # rule (the lines between columns, or the spaces that stand for them).
     others = sum(
-        max(len(col), *(len(row[k]) for row in rows)) + 3
+        max([len(col), *(len(row[k]) for row in rows)]) + 3
         for k, (col, _) in enumerate(columns)
         if col != "entrant"
     )
