@@ -113,19 +113,6 @@ for path in sys.argv[3:]:
     out.write(bytes(again))
 """
 
-#: The environment hogbench gives a worker (``hogbench.sandbox.process``).
-WORKER_ENV = {
-    "PATH": "/usr/bin:/bin",
-    "HOME": "/tmp",
-    "TMPDIR": "/tmp",
-    "LANG": "C.UTF-8",
-    "PYTHONIOENCODING": "utf-8",
-    "PYTHONHASHSEED": "0",
-    "OPENBLAS_NUM_THREADS": "1",
-    "OMP_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-}
-
 
 def write_class(folder: Path, n: int, seed: int) -> None:
     rng = random.Random(seed)
@@ -210,7 +197,9 @@ class PlainLoad:
 
     def __init__(self, exe: str | None, visible: list[Path], extra: list[Path], shape) -> None:
         from hogbench.sandbox.bwrap import INSIDE, bwrap_args
+        from hogbench.sandbox.process import worker_environment
 
+        self.env = worker_environment("/tmp")  # the environment hogbench gives a worker
         self.exe = exe
         self.sandbox = functools.partial(bwrap_args, exe, visible=visible) if exe else None
         self.inside = INSIDE  # where the sandbox shows the file's folder
@@ -229,7 +218,7 @@ class PlainLoad:
         else:
             inside = [f"{self.inside}/{path.name}"] if load else []
             argv = [*self.sandbox(path.parent), "--", *self.command(inside)]
-        done = subprocess.run(argv, capture_output=True, cwd=path.parent, env=WORKER_ENV)
+        done = subprocess.run(argv, capture_output=True, cwd=path.parent, env=self.env)
         if done.returncode != 0:
             raise SystemExit(f"the plain load of {path.name} failed:\n{done.stderr.decode()}")
         return done.stdout, time.perf_counter() - start
@@ -244,7 +233,7 @@ class PlainLoad:
     def all_in_one(self, paths: list[Path]) -> bytes:
         """Every file imported and called in one process, without a sandbox."""
         argv = self.command(list(map(str, paths)))
-        done = subprocess.run(argv, capture_output=True, env=WORKER_ENV)
+        done = subprocess.run(argv, capture_output=True, env=self.env)
         if done.returncode != 0:
             raise SystemExit(f"the plain load in one process failed:\n{done.stderr.decode()}")
         return done.stdout

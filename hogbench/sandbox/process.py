@@ -76,6 +76,23 @@ def stop_all() -> Iterator[None]:
         _stopping.clear()
 
 
+def worker_environment(home: str) -> dict[str, str]:
+    """The whole environment a worker starts with, its home and temporary folder HOME: nothing
+    of hogbench's own is passed on."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONHASHSEED": "0",  # the same set order in every run, so cached tables stay true
+        # numpy's BLAS would start threads, which the process limit refuses
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
 class Worker:
     """One worker process: the job goes in on one pipe, messages come back on another."""
 
@@ -115,18 +132,7 @@ class Worker:
             home = "/tmp"  # private to this worker
         else:
             self.scratch = home = str(private_folder("worker"))  # removed by a later run if we die
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": home,
-            "TMPDIR": home,
-            "LANG": "C.UTF-8",
-            "PYTHONIOENCODING": "utf-8",
-            "PYTHONHASHSEED": "0",  # the same set order in every run, so cached tables stay true
-            # numpy's BLAS would start threads, which the process limit refuses
-            "OPENBLAS_NUM_THREADS": "1",
-            "OMP_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1",
-        }
+        env = worker_environment(home)
         try:
             self.proc = subprocess.Popen(
                 argv,
